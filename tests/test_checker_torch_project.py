@@ -202,6 +202,17 @@ def test_a_def_called_by_a_method_that_steps_an_optimizer_runs_every_step(tmp_pa
     assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
 
 
+def test_a_method_that_steps_an_optimizer_inside_its_own_loop_runs_once(tmp_path):
+    """Review 26 item 1: a trainer's `train` steps `self.optimizer` inside its own epoch loop, so it runs once
+    per run and the mask it builds before the loop (`utils.build_mask(64)`, `torch.ones(n, n).cuda()`) is no
+    per-step copy; before the fix any method calling `self.optim*.step()` counted as one step and the helper
+    reported `high`. The one-step shape (`optimize_parameters`) is the project above."""
+    _, findings, _ = checked_copy(tmp_path, "optimizer_stepped_in_own_loop")
+    assert levels_of(findings, "PP506") == {}
+    _, findings, _ = checked_copy(tmp_path, "optimizer_step_methods")
+    assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
+
+
 def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_path):
     """torch-fix131 (hold-out 44, read debatable at `high`): Attention_ocr's `models/crnn.py` is imported by no
     file (train.py imports `models.crnn_lang as crnn`: the alias is no import of `crnn.py`), so its decoder's

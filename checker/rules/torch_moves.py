@@ -2879,7 +2879,9 @@ def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
     CycleGAN model classes' `optimize_parameters`, which the training loop of another module calls on every
     step), and the methods of the same class they call on `self` (`self.backward_D()`): each runs once per step,
     so what they call in another module does too (DoveNet's `networks.cal_gradient_penalty(...)` from
-    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step)."""
+    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step). Only a `.step()` outside
+    the method's own loops (review 26 item 1): a `train` method that steps inside its epoch loop runs once per
+    run, so its set-up before the loop (`mask = utils.build_mask(64)`) is not per-step work."""
 
     def make() -> set[int]:
         found: set[int] = set()
@@ -2888,6 +2890,7 @@ def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
             if owner is None or not any(
                 method_name(site.node) == "step"
                 and not site.node.args
+                and not site.loops
                 and isinstance(site.node.func.value, ast.Attribute)
                 and _on_self(site.node.func.value)
                 and _OPTIMIZER_ATTR.search(site.node.func.value.attr)
