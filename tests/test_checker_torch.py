@@ -3517,6 +3517,42 @@ def test_pp506_noise_added_to_an_image_read_from_disk_is_data_not_a_draw():
     assert ("PP506", 15) in torch_findings(noise)
 
 
+JITTERED_FRAME_INDICES = """
+import numpy as np
+import torch
+
+
+def train(model, video, optimizer, clip_len, stride):
+    model = model.cuda()
+    starts = np.arange(0, video.shape[0] - clip_len * stride, clip_len * stride)
+    for step in range(1000):
+        frame_ids = starts + np.random.randint(0, stride, starts.shape)
+        ids = torch.from_numpy(frame_ids).cuda()
+        loss = model(video[ids]).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_noise_named_before_it_is_added_is_data_but_integer_jitter_is_a_draw():
+    """Review 26 item 2: the noisy image of DnCNN's shape with its noise drawn on a line of its own (`noise =
+    np.random.normal(...)`, then `y = x + noise`) is the same data as the inline sum and stays silent; indices
+    shifted by an integer draw of their own shape (a clip sampler's `starts + np.random.randint(0, stride,
+    starts.shape)`) are random numbers torch could draw on the device (`torch.randint(..., device=)`) and still
+    report, as they do without the shift."""
+    named = NOISY_TEST_IMAGES.replace(
+        "y = x + np.random.normal(0, sigma / 255.0, x.shape)",
+        "noise = np.random.normal(0, sigma / 255.0, x.shape)\n        y = x + noise",
+    )
+    assert named != NOISY_TEST_IMAGES
+    assert "PP506" not in {rule for rule, _ in torch_findings(named)}
+    assert ("PP506", 11) in torch_findings(JITTERED_FRAME_INDICES)
+    fixed = JITTERED_FRAME_INDICES.replace("np.random.randint(0, stride, starts.shape)", "stride // 2")
+    assert fixed != JITTERED_FRAME_INDICES
+    assert "PP506" not in {rule for rule, _ in torch_findings(fixed)}
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

@@ -543,7 +543,7 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
         node = node.func.value
     if isinstance(node, ast.BinOp):
-        return not _noised_array(node) and any(
+        return not _noised_array(node, index, bound, line) and any(
             _host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right)
         )
     if isinstance(node, ast.Name) and depth < 2:
@@ -557,25 +557,39 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
 
 
-def _noised_array(node: ast.BinOp) -> bool:
+# (NumPy's draws of float noise: what `_noised_array` takes for noise added to data)
+_NOISE_DRAWS = frozenset({"normal", "uniform", "randn", "standard_normal"})
+
+
+def _noised_array(node: ast.BinOp, index: ModuleIndex, bound: Callable, line: int) -> bool:
     """(torch-fix131) `x + np.random.normal(0, sigma, x.shape)`: noise of an array's own shape added to it
     (DnCNN's noisy test image, read wrong at `high` on hold-out 45): a new input made of the data, copied to
     the device because the model needs it, not a draw torch could make there. A draw scaled by a number
-    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws."""
+    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws. The noise may be a name
+    the scope bound to the draw (`noise = np.random.normal(...)`, then `x + noise`), and it is float noise only
+    (review 26 item 2): integer jitter of an index array (`idx + np.random.randint(0, 3, idx.shape)`) is a
+    draw torch could make on the device (`torch.randint(..., device=)`)."""
     if not isinstance(node.op, ast.Add | ast.Sub):
         return False
     for side, other in ((node.left, node.right), (node.right, node.left)):
-        if isinstance(side, ast.Name) and isinstance(other, ast.Call):
-            sized = [a for a in (*other.args, *(k.value for k in other.keywords))]
-            if any(
+        if isinstance(other, ast.Name):
+            other = bound(line, other.id)
+        if not isinstance(side, ast.Name) or not isinstance(other, ast.Call):
+            continue
+        name = index.resolver.call_name(other) or ""
+        if (
+            name.startswith("numpy.random.")
+            and name.rsplit(".", 1)[-1] in _NOISE_DRAWS
+            and any(
                 isinstance(n, ast.Attribute)
                 and n.attr == "shape"
                 and isinstance(n.value, ast.Name)
                 and n.value.id == side.id
-                for a in sized
-                for n in ast.walk(a)
-            ):
-                return True
+                for argument in (*other.args, *(k.value for k in other.keywords))
+                for n in ast.walk(argument)
+            )
+        ):
+            return True
     return False
 
 
