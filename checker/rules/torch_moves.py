@@ -221,9 +221,8 @@ def _created_on_host(
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
-            array = node.args[
-                0
-            ]  # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            array = node.args[0]
             drawn = _host_random_draw(array, index, bound, line)
             return base_name(node.func) if drawn or _sized_grid(array, index, bound, line) else None
         if (
