@@ -3350,7 +3350,15 @@ def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
 def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
     """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
     of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the
-    reading class. The binding is looked up in the reading class and the bases the module defines."""
+    reading class. The binding is looked up in the reading class and the bases the module defines: a base's
+    `__init__` holding the distribution makes the subclass's draw a host draw (review 26 item 23: without this
+    positive the base lookup could go unnoticed), and a base that sets it again outside `__init__` silences
+    it."""
+    held_by_base = HELD_NORMAL.replace("class BayesianLinear(nn.Module):", "class Base(nn.Module):").replace(
+        "\n\n    def forward(self, x):\n", "\n\n\nclass BayesianLinear(Base):\n    def forward(self, x):\n"
+    )
+    assert held_by_base != HELD_NORMAL
+    assert ("PP506", 18) in torch_findings(held_by_base)
     other = HELD_NORMAL + (
         "\n\nclass Sampler:\n    def reset(self, mean, std):\n"
         "        self.normal = torch.distributions.Normal(mean, std)\n"
