@@ -222,6 +222,19 @@ def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_p
     assert levels_of(findings, "PP506") == {("crnn.py", 12): "medium", ("crnn_lang.py", 12): "high"}
 
 
+def test_a_module_named_on_a_continuation_line_of_an_import_is_imported(tmp_path):
+    """Review 26 item 3: `from models import (\n    crnn,\n    crnn_lang,\n)` imports both modules, so their
+    live copies stay `high`; only the first line of the import was read, and both dropped to `medium` as if
+    nothing imported them. A module named only in a commented-out line inside the parentheses (`# ctc,`) is
+    still imported by no file and drops."""
+    _, findings, _ = checked_copy(tmp_path, "parenthesised_import")
+    assert levels_of(findings, "PP506") == {
+        ("crnn.py", 12): "high",
+        ("crnn_lang.py", 12): "high",
+        ("ctc.py", 12): "medium",
+    }
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

@@ -18,7 +18,7 @@ import re
 from checker.findings import CONFIDENCE_LEVELS, Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import import_lines, import_word
+from checker.project_files import import_lines, import_word, imported_module_words
 from checker.rules import rule_selected
 from checker.rules.torch_common import TORCH_JOINS, facts, is_dtype_name, lowered_on_toys
 from checker.rules.torch_loop import (
@@ -136,7 +136,7 @@ def _unimported_module_copies(
         if (
             stem == "__init__"
             or not _library_module(texts[path])
-            or any(p != path and stem in _module_words(t) for p, t in texts.items())
+            or any(p != path and stem in imported_module_words(t) for p, t in texts.items())
             or _in_notebooks(files, stem)
         ):
             continue
@@ -148,17 +148,6 @@ def _unimported_module_copies(
 _TOP_STATEMENT = re.compile(
     r"^(?![ \t#\n)\]}]|(?:from|import|def|class|async|@)\b|[\w., ]+=(?!=)|[\"']|$)", re.MULTILINE
 )
-
-
-@functools.lru_cache(maxsize=256)
-def _module_words(text: str) -> frozenset[str]:
-    """The words of the text's import lines less the names it binds them to (`import models.crnn_lang as crnn`
-    names `crnn_lang`, not a module `crnn`)."""
-    return frozenset(_IMPORT_WORDS.findall(_ALIAS.sub("", import_lines(text))))
-
-
-_ALIAS = re.compile(r"\bas[ \t]+\w+")
-_IMPORT_WORDS = re.compile(r"\w+")
 
 
 def _library_module(text: str) -> bool:
