@@ -269,6 +269,36 @@ def test_one_movers_table_per_project_run():
     assert project_movers({**texts, "/p/gpu.py": helper + "\n"}) is not table
 
 
+def test_the_text_passes_share_one_list_of_move_methods():
+    """Review 26 item 12: the move methods (`.cuda(`, `.to(`, `.type_as(`) were spelled four times across
+    movers.py and factories.py; they are one list, `MOVE_METHODS`, which `def_bodies`' test and the factory
+    pass's patterns are built from, so a helper that only `type_as`-copies is found by both."""
+    from checker.torch_project import factories
+    from checker.torch_project.movers import MOVE_METHODS, MOVE_NAMES, def_bodies, moves_in
+
+    assert MOVE_METHODS == ("cuda", "to", "type_as")
+    assert factories._MOVED_FACTORY.pattern.endswith(rf".*\.{MOVE_NAMES}\(")
+    typed = "def grid(h, w, x):\n    return torch.arange(h * w).type_as(x)\n"
+    assert moves_in(typed) and [name for _, name, _ in def_bodies(typed)] == ["grid"]
+    host = typed.replace(".type_as(x)", ".cpu()")
+    assert not moves_in(host) and list(def_bodies(host)) == []
+
+
+def test_imported_module_words_read_whole_import_statements():
+    """Review 26 items 3 and 11: the words of a text's import statements with their continuation lines, less
+    aliases and comments, from project_files (factories.py kept a near-copy of `import_words` that dropped
+    aliases and read first lines only)."""
+    from checker.project_files import imported_module_words
+
+    text = (
+        "import os\nfrom models import (\n    crnn,\n    # ctc,\n    lang as language,\n)\n"
+        "from utils.box import \\\n    iou\nimport models.crnn_lang as crnn_model\n\nx = 1\n"
+    )
+    words = imported_module_words(text)
+    assert {"os", "models", "crnn", "lang", "utils", "box", "iou", "crnn_lang"} <= words
+    assert not {"ctc", "language", "crnn_model", "x"} & words
+
+
 def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
     """(torch-fix67) A method the training loop calls every step reads each loss of the step's dict under a
     test that the dict holds that key (`if "loss_sup" in cur_losses.keys():`, CCT's `_update_losses`): reported
