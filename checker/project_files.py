@@ -123,3 +123,25 @@ def defining_texts(texts: dict[str, str]) -> dict[str, list[str]]:
         for name in dict.fromkeys(_DEF_NAME.findall(text)):
             table.setdefault(name, []).append(text)
     return table
+
+
+# (an import statement with its continuation lines: a parenthesised name list, `from models import (\n
+# crnn,\n)`, or lines joined by a backslash; the first at the text's start, the others after a newline, as
+# `_IMPORT_LINE` and `_NEXT_IMPORT_LINE` split it for speed)
+_STATEMENT = r"[ \t]*(?:from|import)[ \t](?:[^\n(\\]|\\\n)*(?:\([^)]*\))?[^\n]*"
+_FIRST_IMPORT_STATEMENT = re.compile(_STATEMENT)
+_NEXT_IMPORT_STATEMENT = re.compile(rf"\n({_STATEMENT})")
+_IMPORT_ALIAS = re.compile(r"\bas[ \t]+\w+")
+_IMPORT_COMMENT = re.compile(r"#[^\n]*")
+
+
+@functools.lru_cache(maxsize=256)
+def imported_module_words(text: str) -> frozenset[str]:
+    """The words of the text's import statements, continuation lines included, less the names they bind
+    (`import models.crnn_lang as crnn` names `crnn_lang`, not a module `crnn`) and less comments (`# ctc,`
+    inside the parentheses imports nothing): which modules the text may import, where `import_words`, a
+    sieve, reads first lines only and keeps aliases (review 26 items 3 and 11: a module named only on a
+    continuation line of `from models import (` counted as imported by no file)."""
+    first = _FIRST_IMPORT_STATEMENT.match(text)
+    statements = "\n".join(([first.group()] if first else []) + _NEXT_IMPORT_STATEMENT.findall(text))
+    return frozenset(_IMPORT_WORD.findall(_IMPORT_ALIAS.sub("", _IMPORT_COMMENT.sub("", statements))))

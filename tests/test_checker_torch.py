@@ -3350,7 +3350,15 @@ def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
 def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
     """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
     of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the
-    reading class. The binding is looked up in the reading class and the bases the module defines."""
+    reading class. The binding is looked up in the reading class and the bases the module defines: a base's
+    `__init__` holding the distribution makes the subclass's draw a host draw (review 26 item 23: without this
+    positive the base lookup could go unnoticed), and a base that sets it again outside `__init__` silences
+    it."""
+    held_by_base = HELD_NORMAL.replace("class BayesianLinear(nn.Module):", "class Base(nn.Module):").replace(
+        "\n\n    def forward(self, x):\n", "\n\n\nclass BayesianLinear(Base):\n    def forward(self, x):\n"
+    )
+    assert held_by_base != HELD_NORMAL
+    assert ("PP506", 18) in torch_findings(held_by_base)
     other = HELD_NORMAL + (
         "\n\nclass Sampler:\n    def reset(self, mean, std):\n"
         "        self.normal = torch.distributions.Normal(mean, std)\n"
@@ -3515,6 +3523,42 @@ def test_pp506_noise_added_to_an_image_read_from_disk_is_data_not_a_draw():
     assert ("PP506", 15) not in torch_findings(NOISY_TEST_IMAGES)
     noise = NOISY_TEST_IMAGES.replace("y = x + np.random.normal", "y = 0.5 * np.random.normal")
     assert ("PP506", 15) in torch_findings(noise)
+
+
+JITTERED_FRAME_INDICES = """
+import numpy as np
+import torch
+
+
+def train(model, video, optimizer, clip_len, stride):
+    model = model.cuda()
+    starts = np.arange(0, video.shape[0] - clip_len * stride, clip_len * stride)
+    for step in range(1000):
+        frame_ids = starts + np.random.randint(0, stride, starts.shape)
+        ids = torch.from_numpy(frame_ids).cuda()
+        loss = model(video[ids]).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_noise_named_before_it_is_added_is_data_but_integer_jitter_is_a_draw():
+    """Review 26 item 2: the noisy image of DnCNN's shape with its noise drawn on a line of its own (`noise =
+    np.random.normal(...)`, then `y = x + noise`) is the same data as the inline sum and stays silent; indices
+    shifted by an integer draw of their own shape (a clip sampler's `starts + np.random.randint(0, stride,
+    starts.shape)`) are random numbers torch could draw on the device (`torch.randint(..., device=)`) and still
+    report, as they do without the shift."""
+    named = NOISY_TEST_IMAGES.replace(
+        "y = x + np.random.normal(0, sigma / 255.0, x.shape)",
+        "noise = np.random.normal(0, sigma / 255.0, x.shape)\n        y = x + noise",
+    )
+    assert named != NOISY_TEST_IMAGES
+    assert "PP506" not in {rule for rule, _ in torch_findings(named)}
+    assert ("PP506", 11) in torch_findings(JITTERED_FRAME_INDICES)
+    fixed = JITTERED_FRAME_INDICES.replace("np.random.randint(0, stride, starts.shape)", "stride // 2")
+    assert fixed != JITTERED_FRAME_INDICES
+    assert "PP506" not in {rule for rule, _ in torch_findings(fixed)}
 
 
 def test_forward_defined_inside_a_function_is_checked_not_skipped():

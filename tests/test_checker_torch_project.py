@@ -202,6 +202,17 @@ def test_a_def_called_by_a_method_that_steps_an_optimizer_runs_every_step(tmp_pa
     assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
 
 
+def test_a_method_that_steps_an_optimizer_inside_its_own_loop_runs_once(tmp_path):
+    """Review 26 item 1: a trainer's `train` steps `self.optimizer` inside its own epoch loop, so it runs once
+    per run and the mask it builds before the loop (`utils.build_mask(64)`, `torch.ones(n, n).cuda()`) is no
+    per-step copy; before the fix any method calling `self.optim*.step()` counted as one step and the helper
+    reported `high`. The one-step shape (`optimize_parameters`) is the project above."""
+    _, findings, _ = checked_copy(tmp_path, "optimizer_stepped_in_own_loop")
+    assert levels_of(findings, "PP506") == {}
+    _, findings, _ = checked_copy(tmp_path, "optimizer_step_methods")
+    assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
+
+
 def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_path):
     """torch-fix131 (hold-out 44, read debatable at `high`): Attention_ocr's `models/crnn.py` is imported by no
     file (train.py imports `models.crnn_lang as crnn`: the alias is no import of `crnn.py`), so its decoder's
@@ -209,6 +220,19 @@ def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_p
     copy stays `high`."""
     _, findings, _ = checked_copy(tmp_path, "unimported_module")
     assert levels_of(findings, "PP506") == {("crnn.py", 12): "medium", ("crnn_lang.py", 12): "high"}
+
+
+def test_a_module_named_on_a_continuation_line_of_an_import_is_imported(tmp_path):
+    """Review 26 item 3: `from models import (\n    crnn,\n    crnn_lang,\n)` imports both modules, so their
+    live copies stay `high`; only the first line of the import was read, and both dropped to `medium` as if
+    nothing imported them. A module named only in a commented-out line inside the parentheses (`# ctc,`) is
+    still imported by no file and drops."""
+    _, findings, _ = checked_copy(tmp_path, "parenthesised_import")
+    assert levels_of(findings, "PP506") == {
+        ("crnn.py", 12): "high",
+        ("crnn_lang.py", 12): "high",
+        ("ctc.py", 12): "medium",
+    }
 
 
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
@@ -243,6 +267,36 @@ def test_one_movers_table_per_project_run():
     assert project_movers(dict(texts)) is table
     assert table.names == {"as_gpu"}
     assert project_movers({**texts, "/p/gpu.py": helper + "\n"}) is not table
+
+
+def test_the_text_passes_share_one_list_of_move_methods():
+    """Review 26 item 12: the move methods (`.cuda(`, `.to(`, `.type_as(`) were spelled four times across
+    movers.py and factories.py; they are one list, `MOVE_METHODS`, which `def_bodies`' test and the factory
+    pass's patterns are built from, so a helper that only `type_as`-copies is found by both."""
+    from checker.torch_project import factories
+    from checker.torch_project.movers import MOVE_METHODS, MOVE_NAMES, def_bodies, moves_in
+
+    assert MOVE_METHODS == ("cuda", "to", "type_as")
+    assert factories._MOVED_FACTORY.pattern.endswith(rf".*\.{MOVE_NAMES}\(")
+    typed = "def grid(h, w, x):\n    return torch.arange(h * w).type_as(x)\n"
+    assert moves_in(typed) and [name for _, name, _ in def_bodies(typed)] == ["grid"]
+    host = typed.replace(".type_as(x)", ".cpu()")
+    assert not moves_in(host) and list(def_bodies(host)) == []
+
+
+def test_imported_module_words_read_whole_import_statements():
+    """Review 26 items 3 and 11: the words of a text's import statements with their continuation lines, less
+    aliases and comments, from project_files (factories.py kept a near-copy of `import_words` that dropped
+    aliases and read first lines only)."""
+    from checker.project_files import imported_module_words
+
+    text = (
+        "import os\nfrom models import (\n    crnn,\n    # ctc,\n    lang as language,\n)\n"
+        "from utils.box import \\\n    iou\nimport models.crnn_lang as crnn_model\n\nx = 1\n"
+    )
+    words = imported_module_words(text)
+    assert {"os", "models", "crnn", "lang", "utils", "box", "iou", "crnn_lang"} <= words
+    assert not {"ctc", "language", "crnn_model", "x"} & words
 
 
 def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):

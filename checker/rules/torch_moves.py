@@ -221,9 +221,8 @@ def _created_on_host(
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
-            array = node.args[
-                0
-            ]  # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            array = node.args[0]
             drawn = _host_random_draw(array, index, bound, line)
             return base_name(node.func) if drawn or _sized_grid(array, index, bound, line) else None
         if (
@@ -543,7 +542,7 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
         node = node.func.value
     if isinstance(node, ast.BinOp):
-        return not _noised_array(node) and any(
+        return not _noised_array(node, index, bound, line) and any(
             _host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right)
         )
     if isinstance(node, ast.Name) and depth < 2:
@@ -557,25 +556,39 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
 
 
-def _noised_array(node: ast.BinOp) -> bool:
+# (NumPy's draws of float noise: what `_noised_array` takes for noise added to data)
+_NOISE_DRAWS = frozenset({"normal", "uniform", "randn", "standard_normal"})
+
+
+def _noised_array(node: ast.BinOp, index: ModuleIndex, bound: Callable, line: int) -> bool:
     """(torch-fix131) `x + np.random.normal(0, sigma, x.shape)`: noise of an array's own shape added to it
     (DnCNN's noisy test image, read wrong at `high` on hold-out 45): a new input made of the data, copied to
     the device because the model needs it, not a draw torch could make there. A draw scaled by a number
-    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws."""
+    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws. The noise may be a name
+    the scope bound to the draw (`noise = np.random.normal(...)`, then `x + noise`), and it is float noise only
+    (review 26 item 2): integer jitter of an index array (`idx + np.random.randint(0, 3, idx.shape)`) is a
+    draw torch could make on the device (`torch.randint(..., device=)`)."""
     if not isinstance(node.op, ast.Add | ast.Sub):
         return False
     for side, other in ((node.left, node.right), (node.right, node.left)):
-        if isinstance(side, ast.Name) and isinstance(other, ast.Call):
-            sized = [a for a in (*other.args, *(k.value for k in other.keywords))]
-            if any(
+        if isinstance(other, ast.Name):
+            other = bound(line, other.id)
+        if not isinstance(side, ast.Name) or not isinstance(other, ast.Call):
+            continue
+        name = index.resolver.call_name(other) or ""
+        if (
+            name.startswith("numpy.random.")
+            and name.rsplit(".", 1)[-1] in _NOISE_DRAWS
+            and any(
                 isinstance(n, ast.Attribute)
                 and n.attr == "shape"
                 and isinstance(n.value, ast.Name)
                 and n.value.id == side.id
-                for a in sized
-                for n in ast.walk(a)
-            ):
-                return True
+                for argument in (*other.args, *(k.value for k in other.keywords))
+                for n in ast.walk(argument)
+            )
+        ):
+            return True
     return False
 
 
@@ -2879,7 +2892,9 @@ def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
     CycleGAN model classes' `optimize_parameters`, which the training loop of another module calls on every
     step), and the methods of the same class they call on `self` (`self.backward_D()`): each runs once per step,
     so what they call in another module does too (DoveNet's `networks.cal_gradient_penalty(...)` from
-    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step)."""
+    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step). Only a `.step()` outside
+    the method's own loops (review 26 item 1): a `train` method that steps inside its epoch loop runs once per
+    run, so its set-up before the loop (`mask = utils.build_mask(64)`) is not per-step work."""
 
     def make() -> set[int]:
         found: set[int] = set()
@@ -2888,6 +2903,7 @@ def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
             if owner is None or not any(
                 method_name(site.node) == "step"
                 and not site.node.args
+                and not site.loops
                 and isinstance(site.node.func.value, ast.Attribute)
                 and _on_self(site.node.func.value)
                 and _OPTIMIZER_ATTR.search(site.node.func.value.attr)

@@ -18,7 +18,7 @@ import re
 from checker.findings import CONFIDENCE_LEVELS, Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import import_lines, import_word
+from checker.project_files import import_lines, import_word, imported_module_words
 from checker.rules import rule_selected
 from checker.rules.torch_common import TORCH_JOINS, facts, is_dtype_name, lowered_on_toys
 from checker.rules.torch_loop import (
@@ -45,7 +45,7 @@ from checker.torch_project.common import (
     project_finding,
     project_texts,
 )
-from checker.torch_project.movers import def_bodies, project_movers
+from checker.torch_project.movers import MOVE_METHODS, MOVE_NAMES, def_bodies, moves_in, project_movers
 
 _FACTORY_RULE = "PP506"
 # (torch-fix58) with `torch.from_numpy` (CDAN's `torch.from_numpy(np.array([[1]] * b + [[0]] * b)).cuda()` in a
@@ -61,7 +61,7 @@ _FACTORY_RE = re.compile(_FACTORY)
 # (torch-fix61) a factory's call under any name for torch (`import torch as T`: the summariser's `get_cuda((T.rand(
 # n) > 0.25))`)
 _ALIASED_FACTORY = r"\w+\." + _FACTORY[len(r"torch\.") :]
-_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to|type_as)\(")
+_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.{MOVE_NAMES}\(")
 
 
 def factories_across_modules(
@@ -136,7 +136,7 @@ def _unimported_module_copies(
         if (
             stem == "__init__"
             or not _library_module(texts[path])
-            or any(p != path and stem in _module_words(t) for p, t in texts.items())
+            or any(p != path and stem in imported_module_words(t) for p, t in texts.items())
             or _in_notebooks(files, stem)
         ):
             continue
@@ -148,17 +148,6 @@ def _unimported_module_copies(
 _TOP_STATEMENT = re.compile(
     r"^(?![ \t#\n)\]}]|(?:from|import|def|class|async|@)\b|[\w., ]+=(?!=)|[\"']|$)", re.MULTILINE
 )
-
-
-@functools.lru_cache(maxsize=256)
-def _module_words(text: str) -> frozenset[str]:
-    """The words of the text's import lines less the names it binds them to (`import models.crnn_lang as crnn`
-    names `crnn_lang`, not a module `crnn`)."""
-    return frozenset(_IMPORT_WORDS.findall(_ALIAS.sub("", import_lines(text))))
-
-
-_ALIAS = re.compile(r"\bas[ \t]+\w+")
-_IMPORT_WORDS = re.compile(r"\w+")
 
 
 def _library_module(text: str) -> bool:
@@ -851,7 +840,7 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     ):
         return defs, methods  # (torch-fix103: a module whose only maker is `torch.Tensor([1e10])` too)
     for owner, name, body in def_bodies(text):
-        if ".cuda(" not in body and ".to(" not in body and ".type_as(" not in body:
+        if not moves_in(body):
             continue  # (nothing moves: most methods; torch-fix131: `type_as(x)` copies to `x`'s device)
         made = _FACTORY_RE.search(body) is not None
         if not made and _TYPED_MADE.search(body) is not None:  # (torch-fix94)
@@ -905,13 +894,13 @@ def _host_result_movers(text: str) -> set[str]:
     made on the host (one at the margin that calls a torch factory and returns) and moves what it returns: ARFlow's `flow_warp`, whose
     `mesh_grid(B, H, W).type_as(x)` copies a host `torch.arange` grid at every pyramid level of every loss
     and model forward another module runs. By the text; the module pass decides."""
-    if ".type_as(" not in text and ".to(" not in text and ".cuda(" not in text:
+    if not moves_in(text):
         return set()
     bodies = list(def_bodies(text, moving=False))
     hosts = {n for o, n, body in bodies if o is None and "return" in body and _FACTORY_RE.search(body)}
     if not hosts:
         return set()
-    moved = re.compile(r"\b(?:" + "|".join(map(re.escape, hosts)) + r")\([^\n]*\)\.(?:cuda|to|type_as)\(")
+    moved = re.compile(r"\b(?:" + "|".join(map(re.escape, hosts)) + rf")\([^\n]*\)\.{MOVE_NAMES}\(")
     return {
         name
         for owner, name, body in def_bodies(text, moving=False)
@@ -927,7 +916,7 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`; torch-fix103:
     also after casts on the way, `return mask.float().to(device)`, music-transformer's look-ahead mask)."""
     name = bound.group(1)
-    if any(body.find(f"{name}.{move}(", bound.end()) >= 0 for move in ("cuda", "to", "type_as")):
+    if any(body.find(f"{name}.{move}(", bound.end()) >= 0 for move in MOVE_METHODS):
         return True
     joined = re.compile(
         rf"^[ \t]*(?:(\w+)[ \t]*=[ \t]*)?[^\n]*?torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b([^\n]*)",

@@ -101,8 +101,19 @@ def project_movers(texts: dict[str, str]) -> ProjectMovers:
     return table
 
 
-# (torch-fix131: `t.type_as(x)` copies `t` to `x`'s device, Deep-Exemplar's `torch.Tensor([...]).type_as(tensor)`)
-_MOVES = (".cuda(", ".to(", ".type_as(")
+# The methods that copy a tensor to the device, one list for the text passes (review 26 item 12: factories.py
+# spelled it three more times); torch-fix131: `t.type_as(x)` copies `t` to `x`'s device, Deep-Exemplar's
+# `torch.Tensor([...]).type_as(tensor)`
+MOVE_METHODS = ("cuda", "to", "type_as")
+# (their calls as they appear in a text, `.cuda(`, and a regex group matching one of their names)
+MOVE_CALLS = tuple(f".{move}(" for move in MOVE_METHODS)
+MOVE_NAMES = "(?:" + "|".join(MOVE_METHODS) + ")"
+
+
+def moves_in(text: str, start: int = 0, stop: int | None = None) -> bool:
+    """Whether `text[start:stop]` calls one of `MOVE_METHODS` (`.cuda(`, `.to(`, `.type_as(`): the cheap test
+    of the text passes before they parse or search further."""
+    return any(text.find(call, start, stop) >= 0 for call in MOVE_CALLS)
 
 
 def def_bodies(text: str, moving: bool = True):
@@ -111,7 +122,7 @@ def def_bodies(text: str, moving: bool = True):
     method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
     margins = margin_starts(text) + [len(text)]
     for start, stop in zip(margins, margins[1:], strict=False):
-        if moving and all(text.find(move, start, stop) < 0 for move in _MOVES):
+        if moving and not moves_in(text, start, stop):
             continue
         if text.startswith("def ", start):
             yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]

@@ -1,0 +1,6 @@
+import torch
+
+
+def build_mask(n):
+    mask = torch.ones(n, n).cuda()
+    return mask
