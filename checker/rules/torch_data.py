@@ -1512,38 +1512,8 @@ def made_on_device(call: ast.Call, index: ModuleIndex) -> bool:
             k.arg == "device" and not (isinstance(k.value, ast.Constant) and k.value.value in ("cpu", None))
             for k in dataset.keywords
         )
-        or _device_tensor_dataset(dataset, call, index)
+        or device_tensor_dataset(index, call)
     )
-
-
-def _device_tensor_dataset(dataset: ast.Call, call: ast.Call, index: ModuleIndex, depth: int = 3) -> bool:
-    """(torch-fix134) A TensorDataset (or a `Subset`/`random_split` of one, bound in the loader's def) whose
-    tensors are moved to the device, inline or by the name's last binding before the loader
-    (`XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)`, then
-    `TensorDataset(XS_torch, YS_torch)`): its batches are GPU slices, so workers could not serve them and
-    pinning has nothing to pin. Hold-out 44: DL-Traff-Graph's model scripts, 41 PP504 findings read wrong at
-    `medium`."""
-    if base_name(dataset.func) in _SPLITS and dataset.args and depth:
-        part = dataset.args[0]
-        if isinstance(part, ast.Name):
-            part = _last_bound_call(index, part.id, call)
-        return isinstance(part, ast.Call) and _device_tensor_dataset(part, call, index, depth - 1)
-    if not (_in_memory(dataset, index) and dataset.args):
-        return False
-    return all(_moved_tensor(arg, call, index) for arg in dataset.args)
-
-
-def _moved_tensor(arg: ast.AST, call: ast.Call, index: ModuleIndex) -> bool:
-    """A `.to(device)`/`.cuda()` call, or a name the loader's scope last bound to one (one item of a tuple of
-    values counts)."""
-    if isinstance(arg, ast.Name):
-        value, position = _last_binding(arg.id, call, index)
-        if position is not None:
-            value = (
-                value.elts[position] if isinstance(value, ast.Tuple) and position < len(value.elts) else None
-            )
-        arg = value
-    return isinstance(arg, ast.Call) and is_device_move(arg, index)
 
 
 # a part of a data set is read as the data set is: `train, val = random_split(dataset, [55000, 5000])`
