@@ -108,11 +108,17 @@ class _Modules:
     per-module pass already read (`sources`), else from disk with the module's coding line; and what that
     pass worked out of a module (`facts`: path -> ModuleFacts), else worked out again from a new index."""
 
-    def __init__(self, sources: dict[str, str] | None, facts: dict[str, ModuleFacts] | None = None) -> None:
+    def __init__(
+        self,
+        sources: dict[str, str] | None,
+        facts: dict[str, ModuleFacts] | None = None,
+        kept: dict | None = None,
+    ) -> None:
         self._texts: dict[str, str | None] = dict(sources or {})
         self._trees: dict[str, ast.Module | None] = {}
         self._indexes: dict[str, ModuleIndex | None] = {}
         self._facts: dict[str, ModuleFacts] = dict(facts or {})
+        self._kept = kept or {}
 
     def _pipelines(self, path: str) -> PipelineFacts | None:
         facts = self._facts.get(path)
@@ -186,8 +192,21 @@ class _Modules:
             self._texts[path] = read_python(path)
         return self._texts[path]
 
+    def _reuse(self, path: str) -> bool:
+        """Take the index the per-module pass kept of this module's text (`kept`: text -> index, the walker's
+        `KeptIndexes`) and its tree, rather than parse and index the text again (torch-speed19: the TF calls
+        pass 0.44 -> 0.16 CPU s on hold-out 36). A text is its own key, so a changed module finds nothing;
+        a text with a line the per-module pass may have made `pass` (`%`/`!`: `_parse_script`) or indexed as a
+        snippet is parsed here as before, as its tree may not be the text's own."""
+        text = self.text(path)
+        index = self._kept.get(text) if text is not None else None
+        if index is None or index.snippet or _MAGIC_LINE.search(text):
+            return False
+        self._trees[path], self._indexes[path] = index.tree, index
+        return True
+
     def tree(self, path: str) -> ast.Module | None:
-        if path not in self._trees:
+        if path not in self._trees and not self._reuse(path):
             text = self.text(path)
             try:
                 self._trees[path] = None if text is None else ast.parse(text)
@@ -197,13 +216,17 @@ class _Modules:
 
     def index(self, path: str) -> ModuleIndex | None:
         """The module's index, built at most once (None when it does not parse or nests too deep)."""
-        if path not in self._indexes:
+        if path not in self._indexes and (path in self._trees or not self._reuse(path)):
             tree = self.tree(path)
             try:
                 self._indexes[path] = None if tree is None else ModuleIndex.build(tree)
             except RecursionError:
                 self._indexes[path] = None
         return self._indexes[path]
+
+
+# A line an IPython magic or shell command may start (`%matplotlib inline`, `!pip install x`).
+_MAGIC_LINE = re.compile(r"^[ \t]*[%!]", re.MULTILINE)
 
 
 def _builder(tree: ast.Module, line: int) -> str | None:
@@ -379,15 +402,17 @@ def lift_trained_elsewhere(
     rules: frozenset[str] = LIFTED_RULES,
     sources: dict[str, str] | None = None,
     facts: dict[str, ModuleFacts] | None = None,
+    kept: dict | None = None,
 ) -> list[Finding]:
     """`findings` with the `medium` findings of `rules` on pipelines a module of the same project (the files
     of one PATH argument) trains on made `high`, and the `medium` findings in defs the project never uses
     made `low`. Only Python files are read for the training calls (a notebook is a module of its own).
     `rules` other than LIFTED_RULES measure the evidence (bench/bench_tf_evidence.py); `sources` holds the
     texts the per-module pass read (path -> text), so that they are not read again, and `facts` what it
-    worked out of them (path -> ModuleFacts), so that the dataset flow does not run again."""
+    worked out of them (path -> ModuleFacts), so that the dataset flow does not run again; `kept` (text ->
+    index) the indexes that pass kept, so that those modules are not parsed again (`_Modules`)."""
     lifted = findings
-    modules = _Modules(sources, facts)
+    modules = _Modules(sources, facts, kept)
     for files in projects:
         lifted = _read_imported_maps(lifted, files, modules)
         lifted = _read_imported_python(lifted, files, modules)
@@ -716,6 +741,7 @@ def calls_across_modules(
     codes: tuple[str, ...] | None = None,
     sources: dict[str, str] | None = None,
     facts: dict[str, ModuleFacts] | None = None,
+    kept: dict | None = None,
 ) -> list[Finding]:
     """`findings` with PP301, PP401 and PP101 added where a loop of one module runs, once per iteration, a def
     that it imports from another module of the project (tf-fix30): a def that predicts one sample per call
@@ -728,11 +754,12 @@ def calls_across_modules(
     or a few literal times are left alone for PP101 and PP401. Also PP301 in a module that imports no
     TensorFlow but gets its model from a module of the project that does (`_predicts_without_tensorflow`).
     All `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources` and
-    `facts` as lift_trained_elsewhere takes them."""
+    `facts` as lift_trained_elsewhere takes them, and `kept` (text -> index) the indexes the per-module pass
+    kept (`_Modules`)."""
     wanted = {rule for rule in ("PP101", "PP301", "PP302", "PP401") if rule_selected(codes, rule)}
     if not wanted:
         return findings
-    modules = _Modules(sources, facts)
+    modules = _Modules(sources, facts, kept)
     made = {(f.path, f.line, f.rule) for f in findings}
     added: list[Finding] = []
     for files in projects:

@@ -312,11 +312,11 @@ def _project_passes(findings, projects, codes, sources, known, facts, indexes, f
     passes = (
         (
             "<TF pipelines trained in another module>",
-            lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts),
+            lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts, kept=indexes),
         ),
         (
             "<TF calls across modules>",
-            lambda found: calls_across_modules(found, projects, codes, sources, facts),
+            lambda found: calls_across_modules(found, projects, codes, sources, facts, indexes),
         ),
         (
             "<PyTorch across modules>",
