@@ -339,12 +339,6 @@ def _children(node: ast.AST) -> list:
     return _WALKED_APPENDERS[node.__class__](node, [])
 
 
-def children_but_contexts(node: ast.AST, into: list) -> list:
-    """`child_nodes` less the contexts (`Load`, `Store`): for a walk that reads a name's context from the name
-    (checker/resolve.py's star guess), not by visiting it."""
-    return _WALKED_APPENDERS[node.__class__](node, into)
-
-
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: the parent and name searches call this on node after node)."""

@@ -76,14 +76,11 @@ def _star_frameworks(tree: ast.Module, known: dict[str, str]) -> dict[str, str]:
     did `import tensorflow as tf`, tf-fix34). Names the module's own imports (`known`) bind are kept: `import
     torch.nn as nn` beside `from utils.utils import *` still leaves `torch` to the star. A guess, as the
     star's module is not read: a root used and bound nowhere in the module can only come from the star.
-    (One walk by a stack of nodes, names not opened, each node's children appended by the index's
-    `children_but_contexts`: ast.walk's generators cost three times as much, and reading each node's fields here
-    twice as much again.)"""
-    from checker.module import children_but_contexts  # (checker.module imports this module)
-
+    (One walk by a stack of nodes, names and contexts not opened: ast.walk's generators cost three times
+    as much.)"""
     bound, roots = set(), set()
     stack: list = [tree]
-    pop = stack.pop
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node = pop()
         kind = node.__class__
@@ -101,7 +98,12 @@ def _star_frameworks(tree: ast.Module, known: dict[str, str]) -> dict[str, str]:
             bound.add(node.name)
         elif kind is ast.arg:
             bound.add(node.arg)
-        children_but_contexts(node, stack)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST) and not isinstance(value, _NO_NAMES):
+                push(value)
     unbound = roots - bound
     found = {}
     if "torch" not in known:
@@ -117,6 +119,8 @@ _STAR_TF = ("tf",)
 
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+# (nodes with no name under them: a context, an operator)
+_NO_NAMES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
 def may_use_tensorflow(text: str) -> bool:
