@@ -634,3 +634,23 @@ def test_a_module_that_does_not_train_is_kept_while_there_is_room():
     assert not walker._keeps(kept, data) and kept.room == 5
     assert walker._keeps(kept, trains) and kept.room == 5
     assert not walker._keeps({}, data)
+
+
+def test_the_star_guess_reads_only_names_bound_nowhere():
+    """The resolver's star guess (`from utils import *`, then `torch.zeros`/`tf.zeros` bound nowhere) reads a
+    name for the star's only when nothing in the module binds it (an assignment, a def, a class, a parameter, a
+    loop target, an import alias)."""
+    from checker.resolve import Resolver
+
+    guessed = {
+        "from utils import *\ny = torch.zeros(3)\n": {"torch": "torch"},
+        "from utils import *\ny = nn.Linear(2, 2)\nz = torch.ones(1)\n": {"torch": "torch", "nn": "torch.nn"},
+        "from utils import *\ntorch = load()\ny = torch.zeros(3)\n": {},
+        "from utils import *\ndef f(tf):\n    return tf.zeros(3)\n": {},
+        "from utils import *\nimport numpy as tf\ny = tf.zeros(3)\n": {"tf": "numpy"},
+        "from utils import *\nclass torch:\n    pass\ny = torch.zeros(3)\n": {},
+        "from utils import *\nfor tf in xs:\n    tf.run()\ny = [tf.a for tf in xs]\n": {},
+        "from utils import *\ny = lambda: tf.zeros(3)\n": {"tf": "tensorflow"},
+    }
+    for source, names in guessed.items():
+        assert Resolver(ast.parse(source)).names == names, source
