@@ -1073,13 +1073,16 @@ def _instance_method(call: ast.Call, index: ModuleIndex, function=None) -> ast.A
     (tf-fix51: reading 35's FCN dataset classes build their pipelines in such methods). Every value must call
     that class by name, read in the caller's def when it binds `obj` (the method itself binds `dataset` to
     its pipeline), else module-wide: a `ds` bound to `tf.data.Dataset.from_tensor_slices(x)` is no instance,
-    so `ds.batch(32)` is tf.data's, not the class's `batch` (review 26 item 10)."""
+    so `ds.batch(32)` is tf.data's, not the class's `batch` (review 26 item 10). A parameter of the caller's
+    def is never read through a module-level binding of its name (session 26 reread)."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or func.value.id in (
         "self",
         "cls",
     ):
         return None
+    if hasattr(function, "args") and func.value.id in _parameters(function):
+        return None  # the caller's argument, whatever a module-level name of the same spelling holds
     values = bound_values(function, func.value.id) if function is not None else []
     values = values or index.name_values.get(func.value.id, [])
     classes = {

@@ -5124,6 +5124,28 @@ def test_pp202_pp203_a_pipeline_returned_by_a_method_of_an_instance_is_followed(
     two = source.replace("    dataset = VocDataset()\n", "    dataset = VocDataset() if path else Other()\n")
     assert sure(two, "PP202") == [(12, "low")]
     assert sure(two, "PP203") == [(15, "low")]
+    # a parameter is the caller's argument (a tf.data dataset here), not the module-level instance of the
+    # same name: `ds.batch(32)` is tf.data's, and the method's pipeline is not the one consumed (session 26)
+    parameter = """
+    import tensorflow as tf
+
+    def parse(path):
+        return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+    class Loader:
+        def batch(self, n):
+            return tf.data.Dataset.from_tensor_slices(["a.jpg"]).map(parse).batch(n)
+
+    ds = Loader()
+
+    def train(ds, model):
+        for x in ds.batch(32):
+            model.train_on_batch(x)
+
+    train(tf.data.Dataset.from_tensor_slices([1.0]), tf.keras.Model())
+    """
+    assert sure(parameter, "PP203") == [(9, "low")]
+    assert sure(parameter.replace("def train(ds, model):", "def train(model):"), "PP203") == [(9, "high")]
 
 
 def test_pp202_a_python_callback_running_opencv_is_a_map_threads_help():
