@@ -3776,6 +3776,20 @@ def test_pp502_a_step_def_total_is_silenced_only_by_its_own_rebind_or_backward()
     assert "PP502" not in {rule for rule, _ in torch_findings(entry_reset)}
     other_entry = entry_reset.replace('self.train_losses["loss_all"] = 0.0', 'self.train_losses["count"] = 0')
     assert ("PP502", 20) in torch_findings(other_entry)
+    # (session 26 reread) a reset written as one item of a tuple target, or as an annotated assignment, counts
+    tuple_reset = STEP_DEF_TOTAL.replace(
+        "        self.optimizer.zero_grad()\n",
+        "        self.optimizer.zero_grad()\n        self.train_losses, self.steps = {}, 0\n",
+    )
+    assert tuple_reset != STEP_DEF_TOTAL
+    assert "PP502" not in {rule for rule, _ in torch_findings(tuple_reset)}
+    annotated_reset = STEP_DEF_TOTAL.replace(
+        "        self.optimizer.zero_grad()\n",
+        "        self.optimizer.zero_grad()\n        self.train_losses: dict = {}\n",
+    )
+    assert "PP502" not in {rule for rule, _ in torch_findings(annotated_reset)}
+    other_item = tuple_reset.replace("self.train_losses, self.steps = {}, 0", "self.seen, self.steps = {}, 0")
+    assert ("PP502", 20) in torch_findings(other_item)
 
 
 DEVICE_SUBSET_LOADER = """

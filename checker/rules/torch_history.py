@@ -201,14 +201,30 @@ def _rebinds_or_backs(index: ModuleIndex, function, held: str, target: str) -> b
     """The def binds `held`, or the entry `target` it adds to, afresh (a total of this step only:
     `self.stats["loss"] = 0` at the top of the step), or some `backward()` of the module runs on `held` or
     an entry of it (`self.acc_loss += loss` summed for a later `self.acc_loss.backward()`). The receiver
-    is compared whole (review 26 item 4): `self.loss_G.backward()` is no backward of `self.loss`."""
+    is compared whole (review 26 item 4): `self.loss_G.backward()` is no backward of `self.loss`. A reset in a
+    tuple target or an annotated assignment counts (session 26 reread)."""
     for node in walk(function):
-        if isinstance(node, ast.Assign) and any(ast.unparse(t) in (held, target) for t in node.targets):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and any(
+            ast.unparse(t) in (held, target) for t in _bound_targets(node)
+        ):
             return True
     return any(
         method_name(site.node) == "backward" and _rooted_at(ast.unparse(site.node.func.value), held)
         for site in index.calls
     )
+
+
+def _bound_targets(node: ast.Assign | ast.AnnAssign) -> list[ast.AST]:
+    """What an assignment binds, the items of a tuple or list target each on its own (`self.total,
+    self.count = 0.0, 0` resets `self.total`; `self.total: float = 0.0` too)."""
+    found, stack = [], list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+    while stack:
+        target = stack.pop()
+        if isinstance(target, ast.Tuple | ast.List):
+            stack.extend(target.elts)
+        else:
+            found.append(target)
+    return found
 
 
 def _rooted_at(text: str, held: str) -> bool:
