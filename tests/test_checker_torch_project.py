@@ -1067,6 +1067,15 @@ def test_a_callee_that_turns_autograd_off_itself_drops_the_eval_finding(tmp_path
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert {("test.py", 11), ("test.py", 15)} <= set(levels_of(findings, "PP503"))
+    # (session 26 reread) a second forward taking `mode` with no such branch, in a file that never spells
+    # "inference", runs the call with autograd on: the finding stays
+    (tmp_path / "model.py").write_text(GUARDED_CALLEE_MODEL)
+    (tmp_path / "other.py").write_text(
+        "import torch.nn as nn\n\n\nclass Other(nn.Module):\n    def forward(self, data, mode):\n"
+        '        if mode == "train":\n            return data\n        return data * 2\n'
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("test.py", 15) in set(levels_of(findings, "PP503"))
 
 
 def test_a_name_imported_on_a_continuation_line_reaches_its_def(tmp_path):

@@ -699,8 +699,8 @@ def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
             continue
         key = (keyword.arg, value.value)
         if key not in answers:
-            quoted = (repr(value.value), f'"{value.value}"')
-            named = {p: t for p, t in texts.items() if any(q in t for q in quoted)}
+            # every forward that takes the keyword, also one with no branch for this mode (session 26 reread)
+            named = {p: t for p, t in texts.items() if keyword.arg in t and "forward" in t}
             takers = [
                 (index, function)
                 for index, function in _project_defs("forward", named, keyword.arg)
