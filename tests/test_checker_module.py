@@ -232,3 +232,36 @@ def test_scope_values_are_the_scope_asked_and_change_with_the_module():
         assert again is not table and again["layers"][0].args[0].func.attr == "children"
     finally:
         forget_facts()
+
+
+def test_the_classes_are_listed_once_per_index_in_walk_order(monkeypatch):
+    """(torch-speed20) `class_chain` and `class_at` walked the whole tree at every call (PP503 asks
+    `class_chain` of every model call: a sixth of a hold-out-36 run). The index lists its classes once
+    (`class_defs`, from its statements: a class is a statement), in `walk`'s order, so that a name bound to two
+    classes still means the one `walk` meets last (a def's nested class after the module's)."""
+    import checker.module as module
+
+    source = (
+        "def make():\n"
+        "    class Net:\n"
+        "        pass\n"
+        "    return Net\n"
+        "class Net(Base):\n"
+        "    class Head:\n"
+        "        pass\n"
+        "try:\n"
+        "    class Base:\n"
+        "        pass\n"
+        "except ImportError:\n"
+        "    class Base(object):\n"
+        "        pass\n"
+    )
+    tree = ast.parse(source)
+    index = module.ModuleIndex.build(tree)
+    assert index.class_defs == [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
+    assert [c.lineno for c in index.class_defs] == [5, 2, 6, 9, 12]
+    monkeypatch.setattr(module, "walk", lambda root: (_ for _ in ()).throw(AssertionError("walked again")))
+    assert [c.lineno for c in module.class_chain(index, "Net")] == [2]
+    assert [c.lineno for c in module.class_chain(index, "Base")] == [12]
+    assert module.class_at(index, 7).name == "Head"
+    assert module.class_at(index, 1) is None
