@@ -215,7 +215,7 @@ class ModuleIndex:
         """Every class of the module (nested ones too), in `walk`'s order: listed once per index for `class_at`
         and `class_chain`, which PP503 asks of every model call (each walked the whole tree: torch-speed20, a
         sixth of a hold-out-36 run). Read it, do not change it."""
-        return [c for c in statements_in(self.tree) if c.__class__ is ast.ClassDef]  # (a class is a statement)
+        return [c for c in statements_in(self.tree) if c.__class__ is ast.ClassDef]  # a class is a statement
 
     @functools.cached_property
     def classes_by_name(self) -> dict[str, ast.ClassDef]:
