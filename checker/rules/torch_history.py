@@ -8,7 +8,16 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, value_bound_to, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    ModuleIndex,
+    iter_walk,
+    names_in,
+    self_attribute,
+    value_bound_to,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     HOST_READS,
@@ -155,11 +164,7 @@ def _step_def_totals(index: ModuleIndex, fx):
             if not isinstance(node, ast.AugAssign) or fx.without_grad(node):
                 continue
             held = node.target.value if isinstance(node.target, ast.Subscript) else node.target
-            if not (
-                isinstance(held, ast.Attribute)
-                and isinstance(held.value, ast.Name)
-                and held.value.id == "self"
-            ):
+            if not self_attribute(held):
                 continue
             kept = _kept_entry(node.value, tensors)
             if kept is None or _rebinds_or_backs(
