@@ -138,17 +138,59 @@ def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] 
                 continue
             if _made_from_keeper(loop, kept, keeper, node, fx):
                 continue  # `c = F.normalize(center[y])`, `center[y] += beta * (f.detach() - c)`: no new graph
+            level = "medium" if imported is not None else ("high" if _sums_backed_loss(loop, node, kept) else None)
             yield RawFinding(
                 "PP502",
                 node.lineno,
                 node.col_offset,
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
-                confidence=None if imported is None else "medium",
+                confidence=level,
             )
     if imported is None:
         yield from _eval_accumulations(index, fx)
         yield from _step_def_totals(index, fx)
+
+
+def _sums_backed_loss(loop, node: ast.AST, kept: str) -> bool:
+    """(torch-fix139) The training loop's own body (not an inner loop of it) adds, with `+=` or `-=`, the very
+    loss the step back-propagates (`loss.backward()`, `scaler.scale(loss).backward()`, `(loss / k).backward()`,
+    `torch.autograd.backward([loss, ...])`), before or after the backward, the same binding of it (`running_loss
+    += loss`, `avg_loss += loss / total_batch`): every step's graph is held until the total goes. The `high`
+    sub-class of PP502 (first reads, hold-outs 13-47: docs/ppcheck-evaluation.md, "### torch-fix139")."""
+    if not isinstance(node, ast.AugAssign) or not isinstance(node.op, ast.Add | ast.Sub):
+        return False
+    own = list(_loop_level(loop.body))
+    if not any(n is node for n in own):
+        return False
+    bindings = sorted(
+        n.lineno
+        for n in own
+        if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign) and kept in names_of(_targets_of(n))
+    )
+
+    def binding_at(line: int) -> int | None:
+        return max((b for b in bindings if b < line), default=None)
+
+    for n in own:
+        if isinstance(n, ast.Call) and method_name(n) == "backward":
+            parts = [n.func.value] if isinstance(n.func, ast.Attribute) else []
+            if not parts or base_name(n.func.value) in ("torch", "autograd"):
+                parts = list(n.args[:1])
+            if any(isinstance(m, ast.Name) and m.id == kept for part in parts for m in walk(part)):
+                if binding_at(n.lineno) == binding_at(node.lineno):
+                    return True
+    return False
+
+
+def _loop_level(body: list[ast.stmt]):
+    """The nodes of a loop's body outside its inner loops and nested defs, classes and lambdas."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (*LOOP_TYPES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _step_def_totals(index: ModuleIndex, fx):
