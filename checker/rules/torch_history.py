@@ -961,21 +961,25 @@ register(
         ),
         example="""
 total_loss = 0
+losses = []
 for x, y in loader:
     optimizer.zero_grad()
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
     total_loss += loss
+    losses.append(loss)
 """,
         instead="""
 total_loss = 0
+losses = []
 for x, y in loader:
     optimizer.zero_grad()
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
     total_loss += loss.detach()
+    losses.append(loss.detach())
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
@@ -1015,6 +1019,9 @@ for x, y in loader:
             "handed to a call right after the loop (`self.optimize(self.dis_opt, d_loss, self.dis)`, CatGAN's "
             "per-category discriminator losses, 4 of 4 read wrong on hold-out 22) is `low`: most likely the "
             "step's loss, given to a helper that runs its backward."
+            " Branch torch-fix139: a training loop's own body adding with `+=`/`-=` the very loss the step "
+            "back-propagates, the same binding (`running_loss += loss` before or after `loss.backward()`), is "
+            "`high`: first reads over hold-outs 13-47, 21 right of 21."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),
