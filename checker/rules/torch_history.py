@@ -1021,7 +1021,7 @@ for x, y in loader:
             "step's loss, given to a helper that runs its backward."
             " Branch torch-fix139: a training loop's own body adding with `+=`/`-=` the very loss the step "
             "back-propagates, the same binding (`running_loss += loss` before or after `loss.backward()`), is "
-            "`high`: first reads over hold-outs 13-47, 21 right of 21."
+            "`high`: first reads over hold-outs 13-47, 23 right of 23."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),
