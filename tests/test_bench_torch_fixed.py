@@ -2,8 +2,8 @@
 
 The mirror is built here from a tiny project written for this test (tests/fixtures/torch_fixed/tiny): a loss
 summed with its graph (ppcheck finds it in the file alone, `high` since torch-fix139), a DataLoader over an image
-folder built in data.py whose batches train.py copies to the GPU (found only when the project is checked whole; `high` because the data
-set decodes a file per item), and a host read hidden in a lambda of a meter class (missed).
+folder built in data.py whose batches train.py copies to the GPU (found only when the project is checked whole;
+`high` because the data set decodes a file per item), and a host read hidden in a lambda of a meter class (missed).
 """
 
 from __future__ import annotations

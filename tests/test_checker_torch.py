@@ -4122,7 +4122,7 @@ def test_pp501_a_batch_moved_by_a_helper_of_a_helper_makes_a_gpu_loop():
     loop over a loader whose batches reach the GPU only two helpers down is no CPU loop, so its per-step
     `.cpu().numpy()` of the loss is reported; with no move anywhere the loop stays a CPU loop."""
     assert ("PP501", 30) in torch_findings(STEP_MOVED_TWO_HELPERS_DEEP)
-    on_cpu = STEP_MOVED_TWO_HELPERS_DEEP.replace("autograd.Variable(x).cuda()", "autograd.Variable(x)").replace(
-        "        self.encoder.cuda()\n", ""
-    )
+    on_cpu = STEP_MOVED_TWO_HELPERS_DEEP.replace(
+        "autograd.Variable(x).cuda()", "autograd.Variable(x)"
+    ).replace("        self.encoder.cuda()\n", "")
     assert "PP501" not in {rule for rule, _ in torch_findings(on_cpu)}

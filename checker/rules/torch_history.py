@@ -138,7 +138,11 @@ def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] 
                 continue
             if _made_from_keeper(loop, kept, keeper, node, fx):
                 continue  # `c = F.normalize(center[y])`, `center[y] += beta * (f.detach() - c)`: no new graph
-            level = "medium" if imported is not None else ("high" if _sums_backed_loss(loop, node, kept) else None)
+            level = (
+                "medium"
+                if imported is not None
+                else ("high" if _sums_backed_loss(loop, node, kept) else None)
+            )
             yield RawFinding(
                 "PP502",
                 node.lineno,
@@ -177,9 +181,9 @@ def _sums_backed_loss(loop, node: ast.AST, kept: str) -> bool:
             parts = [n.func.value] if isinstance(n.func, ast.Attribute) else []
             if not parts or base_name(n.func.value) in ("torch", "autograd"):
                 parts = list(n.args[:1])
-            if any(isinstance(m, ast.Name) and m.id == kept for part in parts for m in walk(part)):
-                if binding_at(n.lineno) == binding_at(node.lineno):
-                    return True
+            named = any(isinstance(m, ast.Name) and m.id == kept for part in parts for m in walk(part))
+            if named and binding_at(n.lineno) == binding_at(node.lineno):
+                return True
     return False
 
 
