@@ -4852,7 +4852,8 @@ LOSS_DEF_READ_LEVEL = None
 # cases into the default. Left `medium` until fresh first reads bring it to 20.
 # (torch-fix139) They have: first reads of hold-outs 29-47 joined to main ea3e9142's findings whose every read is
 # `x.data[0]` are 9 right of 10 read (1 debatable, RUS_Dehazing's AODnet trainer), so 25 right of 26 first reads
-# (96%) pooled over 13-47, in 15 repositories: the rule's own `high` (docs/ppcheck-evaluation.md, "### torch-fix139").
+# (96%) pooled over 13-47, in 8 and 8 repositories: the rule's own `high` (docs/ppcheck-evaluation.md,
+# "### torch-fix139").
 LEGACY_READ_LEVEL: str | None = None
 
 
