@@ -505,9 +505,9 @@ def test_legacy_data_index_read_counts_among_a_loops_other_reads_and_alone_on_a_
     )
     alone, _ = check_source(
         loop, "t.py"
-    )  # (torch-fix52: VampPrior's `train_loss += loss.data[0]`, at medium)
+    )  # (torch-fix52: VampPrior's `train_loss += loss.data[0]`; `high` since torch-fix139, `LEGACY_READ_LEVEL`)
     assert [(f.rule, f.line, f.confidence) for f in alone if f.rule.startswith("PP5")] == [
-        ("PP501", 12, "medium")
+        ("PP501", 12, "high")
     ]
     findings, _ = check_source(loop + "        print(loss.item())\n", "t.py")
     (finding,) = [f for f in findings if f.rule == "PP501"]
@@ -4013,3 +4013,116 @@ def test_parameter_list_is_one_public_test_of_a_models_weights():
     assert not parameter_list(expr("net.parameters"))
     assert not parameter_list(expr("net.buffers()"), listed=True)
     assert not parameter_list(None)
+
+
+TRAINING_LOOP_SUMS = """
+import torch
+
+
+def train(model, loader, optimizer, criterion):
+    model.cuda()
+    running_loss = 0.0
+    avg = 0
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        running_loss += loss
+        avg += loss / len(loader)
+    return running_loss, avg
+
+
+def train_amp(model, loader, optimizer, criterion, scaler):
+    total = 0
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        loss = criterion(model(x), y)
+        total += loss
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+    return total
+
+
+def train_part(model, loader, optimizer, criterion):
+    total = 0
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        out = model(x)
+        part = criterion(out, y)
+        loss = part + out.abs().mean()
+        loss.backward()
+        optimizer.step()
+        total += part
+    return total
+
+
+def train_rebound_between(model, loader, optimizer, criterion):
+    total = 0
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        loss = criterion(model(x), y)
+        total += loss
+        loss = loss + model.penalty()
+        loss.backward()
+        optimizer.step()
+    return total
+"""
+
+
+def test_pp502_a_training_loop_sum_of_the_loss_it_backpropagates_is_high():
+    """torch-fix139: a training loop's own body adding the very loss the step back-propagates (the same binding,
+    before or after the backward, also through `scaler.scale(loss)`) is PP502's `high` sub-class (first reads of
+    hold-outs 13-47); a term of the loss (`total += part`), or a loss rebound between the sum and the backward,
+    stays `medium`."""
+    findings, _ = check_source(TRAINING_LOOP_SUMS, "train.py")
+    got = {(f.line, f.confidence) for f in findings if f.rule == "PP502"}
+    assert got == {(15, "high"), (16, "high"), (25, "high"), (41, "medium"), (50, "medium")}
+
+
+STEP_MOVED_TWO_HELPERS_DEEP = """
+import numpy as np
+import torch
+import torch.autograd as autograd
+import torch.optim as optim
+from torch.utils.data import DataLoader
+
+
+class Model:
+    def __init__(self, encoder, loss):
+        self.encoder = encoder
+        self.encoder.cuda()
+        self.loss = loss
+        self.optimizer = optim.Adam(self.encoder.parameters())
+        self.metric = []
+
+    def ts2var(self, x):
+        return autograd.Variable(x).cuda()
+
+    def np2var(self, x):
+        return self.ts2var(torch.from_numpy(x))
+
+    def fit(self, source):
+        train_loader = DataLoader(source, batch_size=16, num_workers=4, pin_memory=True)
+        for seq, label in train_loader:
+            self.optimizer.zero_grad()
+            seq = self.np2var(seq).float()
+            label = self.np2var(np.array(label)).long()
+            loss = self.loss(self.encoder(seq), label).mean()
+            self.metric.append(loss.data.cpu().numpy())
+            loss.backward()
+            self.optimizer.step()
+"""
+
+
+def test_pp501_a_batch_moved_by_a_helper_of_a_helper_makes_a_gpu_loop():
+    """torch-fix139 (hold-out 46's GaitSet: `self.np2var(x)` -> `self.ts2var(...)` -> `Variable(x).cuda()`): a
+    loop over a loader whose batches reach the GPU only two helpers down is no CPU loop, so its per-step
+    `.cpu().numpy()` of the loss is reported; with no move anywhere the loop stays a CPU loop."""
+    assert ("PP501", 30) in torch_findings(STEP_MOVED_TWO_HELPERS_DEEP)
+    on_cpu = STEP_MOVED_TWO_HELPERS_DEEP.replace(
+        "autograd.Variable(x).cuda()", "autograd.Variable(x)"
+    ).replace("        self.encoder.cuda()\n", "")
+    assert "PP501" not in {rule for rule, _ in torch_findings(on_cpu)}

@@ -8,7 +8,16 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, value_bound_to, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    ModuleIndex,
+    iter_walk,
+    names_in,
+    self_attribute,
+    value_bound_to,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     HOST_READS,
@@ -129,17 +138,63 @@ def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] 
                 continue
             if _made_from_keeper(loop, kept, keeper, node, fx):
                 continue  # `c = F.normalize(center[y])`, `center[y] += beta * (f.detach() - c)`: no new graph
+            level = (
+                "medium"
+                if imported is not None
+                else ("high" if _sums_backed_loss(loop, node, kept) else None)
+            )
             yield RawFinding(
                 "PP502",
                 node.lineno,
                 node.col_offset,
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
-                confidence=None if imported is None else "medium",
+                confidence=level,
             )
     if imported is None:
         yield from _eval_accumulations(index, fx)
         yield from _step_def_totals(index, fx)
+
+
+def _sums_backed_loss(loop, node: ast.AST, kept: str) -> bool:
+    """(torch-fix139) The training loop's own body (not an inner loop of it) adds, with `+=` or `-=`, the very
+    loss the step back-propagates (`loss.backward()`, `scaler.scale(loss).backward()`, `(loss / k).backward()`,
+    `torch.autograd.backward([loss, ...])`), before or after the backward, the same binding of it (`running_loss
+    += loss`, `avg_loss += loss / total_batch`): every step's graph is held until the total goes. The `high`
+    sub-class of PP502 (first reads, hold-outs 13-47: docs/ppcheck-evaluation.md, "### torch-fix139")."""
+    if not isinstance(node, ast.AugAssign) or not isinstance(node.op, ast.Add | ast.Sub):
+        return False
+    own = list(_loop_level(loop.body))
+    if not any(n is node for n in own):
+        return False
+    bindings = sorted(
+        n.lineno
+        for n in own
+        if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign) and kept in names_of(_targets_of(n))
+    )
+
+    def binding_at(line: int) -> int | None:
+        return max((b for b in bindings if b < line), default=None)
+
+    for n in own:
+        if isinstance(n, ast.Call) and method_name(n) == "backward":
+            parts = [n.func.value] if isinstance(n.func, ast.Attribute) else []
+            if not parts or base_name(n.func.value) in ("torch", "autograd"):
+                parts = list(n.args[:1])
+            named = any(isinstance(m, ast.Name) and m.id == kept for part in parts for m in walk(part))
+            if named and binding_at(n.lineno) == binding_at(node.lineno):
+                return True
+    return False
+
+
+def _loop_level(body: list[ast.stmt]):
+    """The nodes of a loop's body outside its inner loops and nested defs, classes and lambdas."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (*LOOP_TYPES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _step_def_totals(index: ModuleIndex, fx):
@@ -155,11 +210,7 @@ def _step_def_totals(index: ModuleIndex, fx):
             if not isinstance(node, ast.AugAssign) or fx.without_grad(node):
                 continue
             held = node.target.value if isinstance(node.target, ast.Subscript) else node.target
-            if not (
-                isinstance(held, ast.Attribute)
-                and isinstance(held.value, ast.Name)
-                and held.value.id == "self"
-            ):
+            if not self_attribute(held):
                 continue
             kept = _kept_entry(node.value, tensors)
             if kept is None or _rebinds_or_backs(
@@ -914,21 +965,25 @@ register(
         ),
         example="""
 total_loss = 0
+losses = []
 for x, y in loader:
     optimizer.zero_grad()
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
     total_loss += loss
+    losses.append(loss)
 """,
         instead="""
 total_loss = 0
+losses = []
 for x, y in loader:
     optimizer.zero_grad()
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
     total_loss += loss.detach()
+    losses.append(loss.detach())
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
@@ -968,6 +1023,9 @@ for x, y in loader:
             "handed to a call right after the loop (`self.optimize(self.dis_opt, d_loss, self.dis)`, CatGAN's "
             "per-category discriminator losses, 4 of 4 read wrong on hold-out 22) is `low`: most likely the "
             "step's loss, given to a helper that runs its backward."
+            " Branch torch-fix139: a training loop's own body adding with `+=`/`-=` the very loss the step "
+            "back-propagates, the same binding (`running_loss += loss` before or after `loss.backward()`), is "
+            "`high`: first reads over hold-outs 13-47, 23 right of 23."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

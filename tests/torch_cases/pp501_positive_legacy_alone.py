@@ -18,6 +18,6 @@ def train_vae(epoch, args, train_loader, model, optimizer):
         loss, RE, KL = model.calculate_loss(x, average=True)
         loss.backward()
         optimizer.step()
-        train_loss += loss.data[0]  # expect: PP501 medium
+        train_loss += loss.data[0]  # expect: PP501
         train_kl += KL.data[0]
     return model, train_loss / len(train_loader), train_kl / len(train_loader)

@@ -22,7 +22,7 @@ class Trainer:
             inputs, targets = inputs.cuda(), targets.cuda()
             loss0, loss1, loss2 = self.model(inputs, targets)
             loss = (loss0 + loss1 + loss2) / 3
-            losses.update(loss.data[0], targets.size(0))  # expect: PP501 medium
+            losses.update(loss.data[0], targets.size(0))  # expect: PP501
             optimizer.zero_grad()
             torch.autograd.backward([loss0, loss1, loss2], self.grads)
             optimizer.step()
@@ -48,5 +48,5 @@ def train_batch(b):
     loss.backward()
     optimizer.step()
     losses["total"] = loss
-    res = pd.Series({x: y.data[0] for x, y in losses.items()})  # expect: PP501 medium
+    res = pd.Series({x: y.data[0] for x, y in losses.items()})  # expect: PP501
     return res

@@ -15,7 +15,7 @@ class Embedder(nn.Module):
 
     def forward_loss(self, img_emb, cap_emb):
         loss = self.criterion(img_emb, cap_emb)
-        self.logger.update("Le", loss.data[0], img_emb.size(0))  # expect: PP501 medium
+        self.logger.update("Le", loss.data[0], img_emb.size(0))  # expect: PP501
         return loss
 
 

@@ -1,7 +1,7 @@
 """Accumulations that keep no graph (hold-out 13): WS-DAN's feature centres, updated from detached features
 and a value read from the centres themselves, and a pre-0.4 loop that rebinds `loss = loss.data[0]`
 (a number) before a running average of it. (That rebinding is itself a pre-0.4 read of the loss every
-step: PP501 at medium since torch-fix52.)"""
+step: PP501 at medium since torch-fix52, `high` since torch-fix139.)"""
 
 import torch
 import torch.nn.functional as F
@@ -29,7 +29,7 @@ def run_epoch(model, optimizer, train_ldr, avg_loss):
         loss = model.loss(batch)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 200)
-        loss = loss.data[0]  # expect: PP501 medium
+        loss = loss.data[0]  # expect: PP501
         optimizer.step()
         avg_loss = 0.99 * avg_loss + 0.01 * loss
     return avg_loss

@@ -12,7 +12,7 @@ def train(model, loader, epochs=10):
             loss = criterion(model(x), y)
             loss.backward()
             optimizer.step()
-            total_loss += loss  # expect: PP502
+            total_loss += loss  # expect: PP502 high
         print(epoch, total_loss / len(loader))
 
 

@@ -13,5 +13,5 @@ def train(model, optimizer, loader, num_batches, epochs, device):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            epoch_loss += loss  # expect: PP502
+            epoch_loss += loss  # expect: PP502 high
         print(epoch_loss / num_batches)

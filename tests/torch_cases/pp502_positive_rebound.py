@@ -12,5 +12,5 @@ def train_epoch(model, loader, optimizer):
         optimizer.zero_grad()
         batch_loss.backward()
         optimizer.step()
-        train_loss_sum += batch_loss  # expect: PP502
+        train_loss_sum += batch_loss  # expect: PP502 high
     return train_loss_sum
