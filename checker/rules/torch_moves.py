@@ -2978,12 +2978,42 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
+                or _default_branch(test, function, in_body)
             ):
                 return False
         elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
             return False
         child = outer
     return True
+
+
+def _default_branch(test: ast.AST, function, in_body: bool) -> bool:
+    """(torch-fix141) The branch of `if task == 'flow':` (or `!=`) that a call leaving `task` at its default
+    takes: UniMatch's `forward(..., task='flow')` running `normalize_img(img0, img1)` under that test, its
+    `torch.tensor([...]).to(img1.device)` mean and std copied on every training forward (hold-out 46). The
+    body when the default equals the constant for `==`, the `else` otherwise; `!=` the other way round."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return False
+    default = _parameter_defaults(function).get(test.left.id)
+    if default is None:
+        return False
+    equal = type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
+    return in_body == (equal != isinstance(test.ops[0], ast.NotEq))
+
+
+def _parameter_defaults(function) -> dict[str, ast.Constant]:
+    """The def's parameters with a constant default (not None), by name."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg: d for a, d in pairs if isinstance(d, ast.Constant) and d.value is not None}
 
 
 def _left_out_test(test: ast.AST, params: set[str]) -> bool:
