@@ -599,10 +599,12 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     """`Normal(0, 1)`, or a name bound to one just before (`normal = Normal(0, 1)`, `z =
     normal.sample(mean.shape)`): a torch distribution whose parameters are Python numbers lives on the
     CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
+    numbers: set[str] = set()
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
     elif isinstance(node, ast.Attribute) and _on_self(node):
         node = _held_in_init(index, node.attr, line)
+        numbers = _init_number_parameters(index, line)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -610,11 +612,35 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
         name.startswith("torch.distributions.")
         and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
         and all(
-            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index)
+            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index) or (isinstance(n, ast.Name) and n.id in numbers)
             for a in [*node.args, *(k.value for k in node.keywords)]
             for n in _constant_parts(a, lambda n: _literal_tensor(n, index))
         )
     )
+
+
+def _init_number_parameters(index: ModuleIndex, line: int) -> set[str]:
+    """(torch-fix141) The parameters of the `__init__` of the class read at `line` whose default is a Python
+    number and that the `__init__` never binds again: a held distribution built from them
+    (`self.uni_dist = Uniform(-uniform_range, uniform_range)` with `uniform_range=0.3`, SemiCD's feature-noise
+    decoder, hold-out 47) has numbers for parameters, as `Uniform(-0.3, 0.3)` has, and draws on the CPU."""
+    cls = _class_at(index, line)
+    init = None if cls is None else next((c for c in _class_chain(index, cls.name) if "__init__" in _methods_of(c)), None)
+    if init is None:
+        return set()
+    function = _methods_of(init)["__init__"]
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    rebound = assigned_names(function.body)
+    return {
+        a.arg
+        for a, d in pairs
+        if isinstance(d, ast.Constant)
+        and type(d.value) in (int, float)
+        and a.arg not in rebound
+    }
 
 
 def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
