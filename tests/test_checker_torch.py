@@ -3358,7 +3358,9 @@ def test_pp506_a_held_distribution_of_number_defaults_draws_on_the_host():
     assert ("PP506", 16) in torch_findings(numbers)
     handed = numbers.replace("r=0.3):", "r=None):")
     assert "PP506" not in {rule for rule, _ in torch_findings(handed)}
-    rebound = numbers.replace("        super().__init__()\n", "        super().__init__()\n        r = torch.tensor(r)\n")
+    rebound = numbers.replace(
+        "        super().__init__()\n", "        super().__init__()\n        r = torch.tensor(r)\n"
+    )
     assert rebound != numbers
     assert "PP506" not in {rule for rule, _ in torch_findings(rebound)}
 

@@ -248,7 +248,9 @@ def test_library_module_reads_a_margin_assignment_that_calls_its_own_def_as_code
     assignment calling a library (`logger = logging.getLogger(__name__)`) keeps the module a library."""
     from checker.torch_project.factories import _library_module
 
-    script = "import torch\nfrom net import Net\n\ndef train(m, epochs):\n    return m\n\nmodel = Net().cuda()\n"
+    script = (
+        "import torch\nfrom net import Net\n\ndef train(m, epochs):\n    return m\n\nmodel = Net().cuda()\n"
+    )
     assert not _library_module(script + "losses = train(model, epochs=10)\n")
     assert not _library_module(script + "losses, acc = (\n    train(model, 1))\n")
     assert _library_module(script + "logger = logging.getLogger(__name__)\n")

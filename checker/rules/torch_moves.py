@@ -612,7 +612,9 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
         name.startswith("torch.distributions.")
         and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
         and all(
-            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index) or (isinstance(n, ast.Name) and n.id in numbers)
+            isinstance(n, _LITERAL_PARTS)
+            or _literal_tensor(n, index)
+            or (isinstance(n, ast.Name) and n.id in numbers)
             for a in [*node.args, *(k.value for k in node.keywords)]
             for n in _constant_parts(a, lambda n: _literal_tensor(n, index))
         )
@@ -625,21 +627,19 @@ def _init_number_parameters(index: ModuleIndex, line: int) -> set[str]:
     (`self.uni_dist = Uniform(-uniform_range, uniform_range)` with `uniform_range=0.3`, SemiCD's feature-noise
     decoder, hold-out 47) has numbers for parameters, as `Uniform(-0.3, 0.3)` has, and draws on the CPU."""
     cls = _class_at(index, line)
-    init = None if cls is None else next((c for c in _class_chain(index, cls.name) if "__init__" in _methods_of(c)), None)
+    init = (
+        None
+        if cls is None
+        else next((c for c in _class_chain(index, cls.name) if "__init__" in _methods_of(c)), None)
+    )
     if init is None:
         return set()
     function = _methods_of(init)["__init__"]
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
     rebound = assigned_names(function.body)
     return {
-        a.arg
-        for a, d in pairs
-        if isinstance(d, ast.Constant)
-        and type(d.value) in (int, float)
-        and a.arg not in rebound
+        name
+        for name, d in _parameter_defaults(function).items()
+        if type(d.value) in (int, float) and name not in rebound
     }
 
 
@@ -3029,7 +3029,9 @@ def _default_branch(test: ast.AST, function, in_body: bool) -> bool:
     default = _parameter_defaults(function).get(test.left.id)
     if default is None:
         return False
-    equal = type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
+    equal = (
+        type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
+    )
     return in_body == (equal != isinstance(test.ops[0], ast.NotEq))
 
 
@@ -3060,11 +3062,7 @@ def _layer_switch(test: ast.AST) -> bool:
 def _flags_defaulting(function, value: bool) -> set[str]:
     """The def's parameters whose default is `value`: `test_emb=False` is a flag a training call leaves off,
     `need_cuda=True` one a plain call leaves on."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is value}
+    return {name for name, d in _parameter_defaults(function).items() if d.value is value}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
