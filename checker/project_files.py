@@ -127,8 +127,9 @@ def defining_texts(texts: dict[str, str]) -> dict[str, list[str]]:
 
 # (an import statement with its continuation lines: a parenthesised name list, `from models import (\n
 # crnn,\n)`, or lines joined by a backslash; the first at the text's start, the others after a newline, as
-# `_IMPORT_LINE` and `_NEXT_IMPORT_LINE` split it for speed)
-_STATEMENT = r"[ \t]*(?:from|import)[ \t](?:[^\n(\\]|\\\n)*(?:\([^)]*\))?[^\n]*"
+# `_IMPORT_LINE` and `_NEXT_IMPORT_LINE` split it for speed; a comment inside the parentheses is read to its
+# line's end, so a `)` in it does not close the list: `encoder,  # (old) decoder,\n crnn)`, session 26 reread)
+_STATEMENT = r"[ \t]*(?:from|import)[ \t](?:[^\n(\\]|\\\n)*(?:\((?>[^)#]+|#[^\n]*)*\))?[^\n]*"
 _FIRST_IMPORT_STATEMENT = re.compile(_STATEMENT)
 _NEXT_IMPORT_STATEMENT = re.compile(rf"\n({_STATEMENT})")
 _IMPORT_ALIAS = re.compile(r"\bas[ \t]+\w+")

@@ -3347,6 +3347,24 @@ def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
     assert "PP506" not in {rule for rule, _ in torch_findings(reset)}
 
 
+def test_pp506_a_held_distribution_of_number_defaults_draws_on_the_host():
+    """torch-fix141 (hold-out 47, SemiCD's `FeatureNoiseDecoder`): `self.uni_dist = Uniform(-uniform_range,
+    uniform_range)` with `uniform_range=0.3` an `__init__` parameter holds a distribution of Python numbers, as
+    `Uniform(-0.3, 0.3)` does: every forward's `self.uni_dist.sample(...).to(x.device)` is drawn on the host.
+    A parameter with no number default (a mean tensor handed in) or one the `__init__` binds again stays
+    silent."""
+    held = HELD_NORMAL.replace("def __init__(self, n_in, n_out):", "def __init__(self, n_in, n_out, r=0.3):")
+    numbers = held.replace("torch.distributions.Normal(0, 1)", "torch.distributions.Uniform(-r, r)")
+    assert ("PP506", 16) in torch_findings(numbers)
+    handed = numbers.replace("r=0.3):", "r=None):")
+    assert "PP506" not in {rule for rule, _ in torch_findings(handed)}
+    rebound = numbers.replace(
+        "        super().__init__()\n", "        super().__init__()\n        r = torch.tensor(r)\n"
+    )
+    assert rebound != numbers
+    assert "PP506" not in {rule for rule, _ in torch_findings(rebound)}
+
+
 def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
     """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
     of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the

@@ -235,6 +235,37 @@ def test_a_module_named_on_a_continuation_line_of_an_import_is_imported(tmp_path
     }
 
 
+def test_a_script_whose_margin_assigns_a_call_of_its_own_def_keeps_its_copies(tmp_path):
+    """Session 26 reread: `losses = train(model, loader, epochs=10)` at the margin runs the module's own
+    `train`, so the file is a script a command line runs, not a library nothing imports; its forward's copy
+    stayed `high` only while `_library_module` read every `name = ...` line as a definition."""
+    _, findings, _ = checked_copy(tmp_path, "script_by_assignment")
+    assert levels_of(findings, "PP506") == {("run_decoder.py", 12): "high"}
+
+
+def test_library_module_reads_a_margin_assignment_that_calls_its_own_def_as_code():
+    """Session 26 reread: an assignment at the margin whose value calls a def of the same text runs code; an
+    assignment calling a library (`logger = logging.getLogger(__name__)`) keeps the module a library."""
+    from checker.torch_project.factories import _library_module
+
+    script = (
+        "import torch\nfrom net import Net\n\ndef train(m, epochs):\n    return m\n\nmodel = Net().cuda()\n"
+    )
+    assert not _library_module(script + "losses = train(model, epochs=10)\n")
+    assert not _library_module(script + "losses, acc = (\n    train(model, 1))\n")
+    assert _library_module(script + "logger = logging.getLogger(__name__)\n")
+    assert _library_module(script + "trainer = train\n")
+
+
+def test_a_helper_a_forward_runs_under_a_test_of_its_default_mode_copies_every_step(tmp_path):
+    """torch-fix141 (hold-out 46, UniMatch's `normalize_img`): `forward(self, img, task="flow")` runs
+    `normalize_img(img)` under `if task == "flow":`, the branch a call leaving the mode at its default takes, so
+    the helper's `torch.tensor([...]).to(img.device)` is copied on every training forward; the `elif task ==
+    "depth":` helper runs only when a caller asks for depth and stays silent."""
+    _, findings, _ = checked_copy(tmp_path, "forward_default_branch")
+    assert levels_of(findings, "PP506") == {("utils.py", 5): "high"}
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its
@@ -297,6 +328,17 @@ def test_imported_module_words_read_whole_import_statements():
     words = imported_module_words(text)
     assert {"os", "models", "crnn", "lang", "utils", "box", "iou", "crnn_lang"} <= words
     assert not {"ctc", "language", "crnn_model", "x"} & words
+
+
+def test_imported_module_words_read_past_a_parenthesis_in_a_comment():
+    """Session 26 reread: a `)` inside a comment of a parenthesised import ended the statement, so a module
+    named after it (`crnn`) counted as imported by no file and its live `high` copies dropped to `medium`."""
+    from checker.project_files import imported_module_words
+
+    text = "x = 1\nfrom models import (\n    encoder,  # (old) decoder,\n    crnn)\ny = 2\n"
+    words = imported_module_words(text)
+    assert {"models", "encoder", "crnn"} <= words
+    assert not {"old", "decoder", "y"} & words
 
 
 def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):

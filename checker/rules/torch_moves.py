@@ -599,10 +599,12 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     """`Normal(0, 1)`, or a name bound to one just before (`normal = Normal(0, 1)`, `z =
     normal.sample(mean.shape)`): a torch distribution whose parameters are Python numbers lives on the
     CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
+    numbers: set[str] = set()
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
     elif isinstance(node, ast.Attribute) and _on_self(node):
         node = _held_in_init(index, node.attr, line)
+        numbers = _init_number_parameters(index, line)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -610,11 +612,35 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
         name.startswith("torch.distributions.")
         and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
         and all(
-            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index)
+            isinstance(n, _LITERAL_PARTS)
+            or _literal_tensor(n, index)
+            or (isinstance(n, ast.Name) and n.id in numbers)
             for a in [*node.args, *(k.value for k in node.keywords)]
             for n in _constant_parts(a, lambda n: _literal_tensor(n, index))
         )
     )
+
+
+def _init_number_parameters(index: ModuleIndex, line: int) -> set[str]:
+    """(torch-fix141) The parameters of the `__init__` of the class read at `line` whose default is a Python
+    number and that the `__init__` never binds again: a held distribution built from them
+    (`self.uni_dist = Uniform(-uniform_range, uniform_range)` with `uniform_range=0.3`, SemiCD's feature-noise
+    decoder, hold-out 47) has numbers for parameters, as `Uniform(-0.3, 0.3)` has, and draws on the CPU."""
+    cls = _class_at(index, line)
+    init = (
+        None
+        if cls is None
+        else next((c for c in _class_chain(index, cls.name) if "__init__" in _methods_of(c)), None)
+    )
+    if init is None:
+        return set()
+    function = _methods_of(init)["__init__"]
+    rebound = assigned_names(function.body)
+    return {
+        name
+        for name, d in _parameter_defaults(function).items()
+        if type(d.value) in (int, float) and name not in rebound
+    }
 
 
 def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
@@ -2978,12 +3004,44 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
+                or _default_branch(test, function, in_body)
             ):
                 return False
         elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
             return False
         child = outer
     return True
+
+
+def _default_branch(test: ast.AST, function, in_body: bool) -> bool:
+    """(torch-fix141) The branch of `if task == 'flow':` (or `!=`) that a call leaving `task` at its default
+    takes: UniMatch's `forward(..., task='flow')` running `normalize_img(img0, img1)` under that test, its
+    `torch.tensor([...]).to(img1.device)` mean and std copied on every training forward (hold-out 46). The
+    body when the default equals the constant for `==`, the `else` otherwise; `!=` the other way round."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return False
+    default = _parameter_defaults(function).get(test.left.id)
+    if default is None:
+        return False
+    equal = (
+        type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
+    )
+    return in_body == (equal != isinstance(test.ops[0], ast.NotEq))
+
+
+def _parameter_defaults(function) -> dict[str, ast.Constant]:
+    """The def's parameters with a constant default (not None), by name."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg: d for a, d in pairs if isinstance(d, ast.Constant) and d.value is not None}
 
 
 def _left_out_test(test: ast.AST, params: set[str]) -> bool:
@@ -3004,11 +3062,7 @@ def _layer_switch(test: ast.AST) -> bool:
 def _flags_defaulting(function, value: bool) -> set[str]:
     """The def's parameters whose default is `value`: `test_emb=False` is a flag a training call leaves off,
     `need_cuda=True` one a plain call leaves on."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is value}
+    return {name for name, d in _parameter_defaults(function).items() if d.value is value}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:

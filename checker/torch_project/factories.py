@@ -150,10 +150,26 @@ _TOP_STATEMENT = re.compile(
 )
 
 
+# (an assignment at the margin and its continuation lines: the lines up to the next one at the margin)
+_TOP_ASSIGNMENT = re.compile(r"^[\w., ]+=(?!=)([^\n]*(?:\n[ \t)\]}][^\n]*)*)", re.MULTILINE)
+
+
 def _library_module(text: str) -> bool:
     """The module's lines at the margin are imports, defs, classes, decorators, assignments, strings and
-    comments only: a library, which runs nothing when executed (no `if __name__`, no loop, no call)."""
-    return _TOP_STATEMENT.search(text) is None
+    comments only: a library, which runs nothing when executed (no `if __name__`, no loop, no call of its
+    own defs: `losses = train(model)` at the margin runs the module's `train`, a script's top level, where
+    `logger = logging.getLogger(__name__)` calls a library; session 26 reread)."""
+    return _TOP_STATEMENT.search(text) is None and not _calls_own_def_at_margin(text)
+
+
+def _calls_own_def_at_margin(text: str) -> bool:
+    """An assignment at the margin calls a def at the margin of the same text (`losses = train(model)` under
+    `def train(`): not `model.train()`, a method."""
+    names = set(_TOP_DEF.findall(text))
+    if not names:
+        return False
+    called = re.compile(r"(?<![\w.])(?:" + "|".join(sorted(names)) + r")[ \t]*\(")
+    return any(called.search(value) for value in _TOP_ASSIGNMENT.findall(text))
 
 
 def _high_copies(texts: dict[str, str], findings: list[Finding]) -> dict[str, list[int]]:
