@@ -1,5 +1,4 @@
 import torch
-
 from flow.model import FlowNet
 
 
