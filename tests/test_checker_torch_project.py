@@ -1257,3 +1257,23 @@ def test_a_guarded_mode_called_on_an_attribute_drops_the_eval_finding(tmp_path):
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert ("test.py", 12) in set(levels_of(findings, "PP503"))
+
+
+def test_the_held_stepper_pass_keeps_the_index_it_parses(tmp_path, monkeypatch):
+    """(session 26 reread note, torch-fix140) `_held_stepper_reads` parsed the trainer module (which need not
+    import torch) and dropped the index, where the other project passes keep theirs in `indexes`: asked
+    again with the same `indexes`, the module is parsed once, and the findings are the same."""
+    from checker.torch_project import common, reads
+
+    root = Path(shutil.copytree(PROJECTS / "held_stepper_duck", tmp_path / "held_stepper_duck"))
+    texts = {str(p): p.read_text() for p in sorted(root.rglob("*.py"))}
+    engine = str(root / "engine.py")
+    parses = []
+    parsed = common._parsed
+    monkeypatch.setattr(common, "_parsed", lambda text: parses.append(text) or parsed(text))
+    indexes: dict = {}
+    first = reads._held_stepper_reads(texts, [], indexes)
+    assert first and indexes.get(engine) is not None
+    again = reads._held_stepper_reads(texts, [], indexes)
+    assert [(f.path, f.line, f.message) for f in again] == [(f.path, f.line, f.message) for f in first]
+    assert parses.count(texts[engine]) == 1

@@ -31,6 +31,7 @@ from checker.rules.torch_sync import (
     after_warmup,
     check_host_sync,
     cpu_loader_loop,
+    evaluation_read_loops,
     factory_read,
     full_batch_epochs,
     handed_methods,
@@ -796,6 +797,8 @@ _METHOD_LINE = re.compile(r"^([ \t]+)def\s+(\w+)\s*\(", re.MULTILINE)
 _CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
 _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)
 _SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+# (a module that may evaluate on every batch without training: `_evaluation_calls`; torch-fix140)
+_EVALUATES = re.compile(r"\.eval\(\)|\bno_grad\b|\binference_mode\b")
 
 
 def _step_called_reads(
@@ -811,11 +814,14 @@ def _step_called_reads(
     read (`_callee_reads`) and names the loop. Only modules whose text backpropagates or steps and may reach a
     reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
     the defs and classes that read and whose names a loop module calls for the reads."""
-    users = {p: t for p, t in texts.items() if TRAINS.search(t) and not file_is_silenced(t)}
+    users = {
+        p: t for p, t in texts.items() if (TRAINS.search(t) or _EVALUATES.search(t)) and not file_is_silenced(t)
+    }
     if not users or not any(_places(t) for t in texts.values()):
         return []  # (no module of the project puts a tensor on a GPU)
     wanted = set().union(*(_called_words(t) for t in users.values()))
     wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
+    wanted |= {d for t in users.values() for d in _held_def_words(t)}
     wanted.add(_FORWARD)  # (`loss = criterion(out, y)`: an instance called runs its class's `forward`)
     table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
     for path, text in texts.items():
@@ -844,7 +850,9 @@ def _step_called_reads(
     found = []
     for path, text in sorted(users.items()):
         names = {
-            n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | {_FORWARD}) & table.keys()
+            n
+            for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text) | {_FORWARD})
+            & table.keys()
         }
         names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
         if not names:
@@ -857,7 +865,9 @@ def _step_called_reads(
             continue
         calls = list(_step_calls(index, names))
         named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
-        for call, loop in calls:
+        evaluation = list(_evaluation_calls(index, names))
+        evaluating = {id(loop) for _, loop in evaluation}
+        for call, loop in calls + evaluation:
             if (path, call.lineno) in reported:
                 continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
             for maker, _, span in _resolved(call, index, path, table, texts):
@@ -890,9 +900,17 @@ def _step_called_reads(
                     "on every step, waits for the GPU each time; return the tensors detached and read them "
                     f"every N steps{other_read_lines([r[0] for r in reads])}"
                 )
+                if id(loop) in evaluating:
+                    raw_message = (
+                        f"`{how}` in `{name}`{more}, which the evaluation loop at line {loop.lineno} of {where} "
+                        "runs on every batch, waits for the GPU each time; return the tensors, sum them on the "
+                        f"device and read the totals once after the loop{other_read_lines([r[0] for r in reads])}"
+                    )
                 reported.add((maker, line))
                 spans_found[maker].append(line)
-                level = None if same_module_callee(maker, path) and not wider else "medium"
+                level = (
+                    None if same_module_callee(maker, path) and not wider and id(loop) not in evaluating else "medium"
+                )
                 found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
     return [f for f in found if f is not None]
 
@@ -1014,6 +1032,21 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             yield from ((s.node, loop) for s in inner if not fx.guarded_step(s.node, helper))
 
 
+def _evaluation_calls(index: ModuleIndex, names: set[str]):
+    """(torch-fix140) (call, loop) for each call of a def another module defines that an evaluation loop of
+    the module (`evaluation_read_loops`: under no_grad, in a def named for evaluation, after `.eval()`, over
+    a test loader; on a GPU) makes on every batch, in its own body outside any `if`: TransE's
+    `hits_at_1 += metric.hit_at_k(...)` and `mrr += metric.mrr(...)` (hold-out 47), FastDepth's
+    `result.evaluate(pred.data, target.data)` with nine `float()`s in `metrics.py` (hold-out 46). A def of
+    the loop's own module is the module pass's (`_evaluation_helper_reads`)."""
+    fx = facts(index)
+    for loop in evaluation_read_loops(index):
+        for site in direct_calls(index, loop):
+            if _step_word(index, site.node) in names and not fx.guarded(site.node, loop):
+                if fx.helpers.get(id(site.node)) is None and fx.own_method(site.node) is None:
+                    yield site.node, loop
+
+
 def _call_word(call: ast.Call) -> str | None:
     """The name a call runs by: `f` of `f(...)`, `m` of `x.m(...)`."""
     func = call.func
@@ -1068,6 +1101,10 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
     if isinstance(func, ast.Name):
         entries = [e for e in table.get(func.id, ()) if e[1] is None]
         return [e for e in entries if e[0] == path] or _loaded({func.id: entries}, texts, path)[func.id]
+    if isinstance(func, ast.Attribute) and (held := _held_defs(index).get(ast.unparse(func))):
+        chosen = {name: [e for e in table.get(name, ()) if e[1] is None] for name in sorted(held)}
+        local = [e for entries in chosen.values() for e in entries if e[0] == path]
+        return local or [e for entries in _loaded(chosen, texts, path).values() for e in entries]
     if not isinstance(func, ast.Attribute) or func.attr not in table:
         return []
     receiver = func.value
@@ -1225,7 +1262,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     for site in index.function_calls.get(id(function), ()):
         call = site.node
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
-        if not (plain or wide_reads.float_read(call)):
+        if not (plain or wide_reads.float_read(call) or wide_reads.float_loss_read(call, function)):
             continue
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
@@ -1410,8 +1447,44 @@ def _instance_call(index: ModuleIndex, call: ast.Call) -> bool:
 
 
 def _step_word(index: ModuleIndex, call: ast.Call) -> str | None:
-    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called."""
-    return _FORWARD if _instance_call(index, call) else _call_word(call)
+    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called, the
+    def's own name for a def held on an attribute (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`)."""
+    if _instance_call(index, call):
+        return _FORWARD
+    held = _held_defs(index).get(ast.unparse(call.func)) if isinstance(call.func, ast.Attribute) else None
+    return min(held) if held else _call_word(call)
+
+
+_HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=512)
+def _held_def_words(text: str) -> frozenset[str]:
+    """(torch-fix140) The names a method of the text holds on an attribute as they are (`self.loss_fn =
+    loss_jocor`), before any parse: the defs such an attribute may run when called."""
+    return frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+
+
+def _held_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
+    """(torch-fix140) `self.x` -> the names the module's methods bind it to as they are (`self.loss_fn =
+    loss_jocor`, JoCoR's trainer, hold-out 47; a name bound to a def, imported or of the module, so
+    `self.loss_fn(...)` runs it); `_resolved` keeps only the names of module-level reading defs."""
+    return facts(index).loop_cache("step_called_held_defs", None, lambda: _bound_defs(index))
+
+
+def _bound_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(index.tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.value, ast.Name)
+            and isinstance(target := node.targets[0], ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            found.setdefault(ast.unparse(target), set()).add(node.value.id)
+    return {k: frozenset(v) for k, v in found.items()}
 
 
 def _forwards(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts: dict[str, str]) -> list:
@@ -1481,7 +1554,9 @@ def _held_stepper_reads(texts: dict[str, str], findings: list[Finding], indexes:
     for path, text in sorted(texts.items()):
         if file_is_silenced(text) or not any(f".{m}(" in text for m in stepping):
             continue
-        index = indexes.get(path) or parse_index(text, torch_only=False)  # (a trainer need not import torch)
+        if indexes.get(path) is None:  # (kept for later, as the other passes keep theirs; torch-only ones
+            indexes[path] = parse_index(text, torch_only=False)  # keep None for a trainer without torch)
+        index = indexes[path]
         if index is None:
             continue
         for loop, receiver, step, calls in _held_step_loops(index, stepping):
