@@ -798,6 +798,7 @@ _CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
 _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)
 _SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
 # (a module that may evaluate on every batch without training: `_evaluation_calls`; torch-fix140)
+_SCALAR_READS = (".item()", "float()")
 _EVALUATES = re.compile(r"\.eval\(\)|\bno_grad\b|\binference_mode\b")
 
 
@@ -865,7 +866,11 @@ def _step_called_reads(
             continue
         calls = list(_step_calls(index, names))
         named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
-        evaluation = list(_evaluation_calls(index, names))
+        evaluation = [
+            (call, loop)
+            for call, loop in _evaluation_calls(index, names)
+            if not any(loop.lineno <= line <= loop.end_lineno for line in spans_found[path])
+        ]  # (a loop the module pass reports already: the callee's reads are more of the same waits)
         evaluating = {id(loop) for _, loop in evaluation}
         for call, loop in calls + evaluation:
             if (path, call.lineno) in reported:
@@ -890,6 +895,8 @@ def _step_called_reads(
                 if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
                     passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
                 reads = reads or [r[:4] for r in passed]
+                if id(loop) in evaluating:  # (scalars read, not outputs copied out for a host metric)
+                    reads = [r for r in reads if r[2] in _SCALAR_READS]
                 if not reads or (maker, reads[0][0]) in reported:
                     continue
                 line, col, how, name = reads[0]
