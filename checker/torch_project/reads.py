@@ -816,7 +816,9 @@ def _step_called_reads(
     reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
     the defs and classes that read and whose names a loop module calls for the reads."""
     users = {
-        p: t for p, t in texts.items() if (TRAINS.search(t) or _EVALUATES.search(t)) and not file_is_silenced(t)
+        p: t
+        for p, t in texts.items()
+        if (TRAINS.search(t) or _EVALUATES.search(t)) and not file_is_silenced(t)
     }
     if not users or not any(_places(t) for t in texts.values()):
         return []  # (no module of the project puts a tensor on a GPU)
@@ -849,76 +851,87 @@ def _step_called_reads(
             spans_found[f.path].append(f.line)
     parsed: dict[tuple[str, int], list] = {}
     found = []
-    for path, text in sorted(users.items()):
-        names = {
-            n
-            for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text) | {_FORWARD})
-            & table.keys()
-        }
-        names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
-        if not names:
-            continue
-        indexes = {} if indexes is None else indexes
-        if path not in indexes:  # (`_reader_loops` may have parsed it)
-            indexes[path] = parse_index(text)
-        index = indexes[path]
-        if index is None:
-            continue
-        calls = list(_step_calls(index, names))
-        named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
-        evaluation = [
-            (call, loop)
-            for call, loop in _evaluation_calls(index, names)
-            if not any(loop.lineno <= line <= loop.end_lineno for line in spans_found[path])
-        ]  # (a loop the module pass reports already: the callee's reads are more of the same waits)
-        evaluating = {id(loop) for _, loop in evaluation}
-        for call, loop in calls + evaluation:
-            if (path, call.lineno) in reported:
-                continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
-            for maker, _, span in _resolved(call, index, path, table, texts):
-                start_line = texts[maker].count("\n", 0, span[0]) + 1
-                stop_line = texts[maker].count("\n", 0, span[1]) + 1
-                if any(start_line <= line < stop_line for line in spans_found[maker]):
-                    continue  # (the def's reads are reported already)
-                if (maker, span[0]) not in parsed:
-                    wide_def = (
-                        _NOT_STEP_CALLEE.search(texts[maker][span[0] : span[1]].split("(", 1)[0]) is not None
-                    )
-                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line, wide_def)
-                passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
-                reads = [r[:4] for r in passed if not r[5]]
-                wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
-                if wider and (
-                    (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
-                ):
-                    continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
-                if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
-                    passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
-                reads = reads or [r[:4] for r in passed]
-                if id(loop) in evaluating:  # (scalars read, not outputs copied out for a host metric)
-                    reads = [r for r in reads if r[2] in _SCALAR_READS]
-                if not reads or (maker, reads[0][0]) in reported:
-                    continue
-                line, col, how, name = reads[0]
-                more = more_reads(reads)
-                where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
-                raw_message = (
-                    f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
-                    "on every step, waits for the GPU each time; return the tensors detached and read them "
-                    f"every N steps{other_read_lines([r[0] for r in reads])}"
+    for evaluations in (False, True):  # (training loops first: a def both run is named by its training loop)
+        for path, text in sorted(users.items()):
+            if not evaluations and not TRAINS.search(text):
+                continue
+            names = {
+                n
+                for n in (
+                    _called_words(text)
+                    | set(_CALLED_METHOD.findall(text))
+                    | _held_def_words(text)
+                    | {_FORWARD}
                 )
-                if id(loop) in evaluating:
+                & table.keys()
+            }
+            names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
+            if not names:
+                continue
+            indexes = {} if indexes is None else indexes
+            if path not in indexes:  # (`_reader_loops` may have parsed it)
+                indexes[path] = parse_index(text)
+            index = indexes[path]
+            if index is None:
+                continue
+            calls = [] if evaluations else list(_step_calls(index, names))
+            named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
+            evaluation = [
+                (call, loop)
+                for call, loop in (_evaluation_calls(index, names) if evaluations else ())
+                if not any(loop.lineno <= line <= loop.end_lineno for line in spans_found[path])
+            ]  # (a loop the module pass reports already: the callee's reads are more of the same waits)
+            evaluating = {id(loop) for _, loop in evaluation}
+            for call, loop in calls + evaluation:
+                if (path, call.lineno) in reported:
+                    continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
+                for maker, _, span in _resolved(call, index, path, table, texts):
+                    start_line = texts[maker].count("\n", 0, span[0]) + 1
+                    stop_line = texts[maker].count("\n", 0, span[1]) + 1
+                    if any(start_line <= line < stop_line for line in spans_found[maker]):
+                        continue  # (the def's reads are reported already)
+                    if (maker, span[0]) not in parsed:
+                        wide_def = (
+                            _NOT_STEP_CALLEE.search(texts[maker][span[0] : span[1]].split("(", 1)[0])
+                            is not None
+                        )
+                        parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line, wide_def)
+                    passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
+                    reads = [r[:4] for r in passed if not r[5]]
+                    wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
+                    if wider and (
+                        (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
+                    ):
+                        continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
+                    if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
+                        passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
+                    reads = reads or [r[:4] for r in passed]
+                    if id(loop) in evaluating:  # (scalars read, not outputs copied out for a host metric)
+                        reads = [r for r in reads if r[2] in _SCALAR_READS]
+                    if not reads or (maker, reads[0][0]) in reported:
+                        continue
+                    line, col, how, name = reads[0]
+                    more = more_reads(reads)
+                    where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
                     raw_message = (
-                        f"`{how}` in `{name}`{more}, which the evaluation loop at line {loop.lineno} of {where} "
-                        "runs on every batch, waits for the GPU each time; return the tensors, sum them on the "
-                        f"device and read the totals once after the loop{other_read_lines([r[0] for r in reads])}"
+                        f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
+                        "on every step, waits for the GPU each time; return the tensors detached and read them "
+                        f"every N steps{other_read_lines([r[0] for r in reads])}"
                     )
-                reported.add((maker, line))
-                spans_found[maker].append(line)
-                level = (
-                    None if same_module_callee(maker, path) and not wider and id(loop) not in evaluating else "medium"
-                )
-                found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
+                    if id(loop) in evaluating:
+                        raw_message = (
+                            f"`{how}` in `{name}`{more}, which the evaluation loop at line {loop.lineno} of {where} "
+                            "runs on every batch, waits for the GPU each time; return the tensors, sum them on the "
+                            f"device and read the totals once after the loop{other_read_lines([r[0] for r in reads])}"
+                        )
+                    reported.add((maker, line))
+                    spans_found[maker].append(line)
+                    level = (
+                        None
+                        if same_module_callee(maker, path) and not wider and id(loop) not in evaluating
+                        else "medium"
+                    )
+                    found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
     return [f for f in found if f is not None]
 
 
@@ -1049,9 +1062,13 @@ def _evaluation_calls(index: ModuleIndex, names: set[str]):
     fx = facts(index)
     for loop in evaluation_read_loops(index):
         for site in direct_calls(index, loop):
-            if _step_word(index, site.node) in names and not fx.guarded(site.node, loop):
-                if fx.helpers.get(id(site.node)) is None and fx.own_method(site.node) is None:
-                    yield site.node, loop
+            if (
+                _step_word(index, site.node) in names
+                and not fx.guarded(site.node, loop)
+                and fx.helpers.get(id(site.node)) is None
+                and fx.own_method(site.node) is None
+            ):
+                yield site.node, loop
 
 
 def _call_word(call: ast.Call) -> str | None:

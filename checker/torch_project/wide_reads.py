@@ -70,7 +70,9 @@ def _host_value(value: ast.AST) -> bool:
         return _host_value(value.left) and _host_value(value.right)
     if isinstance(value, ast.Call):
         func = value.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        name = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
         return name in ("item", "float", "int", "len") and isinstance(func, ast.Name) == (name != "item")
     return False
 
