@@ -1286,8 +1286,10 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     for site in index.function_calls.get(id(function), ()):
         call = site.node
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
-        if not (plain or wide_reads.float_read(call) or wide_reads.float_loss_read(call, function)):
-            continue
+        if not (plain or wide_reads.float_read(call)) and (
+            not wide_reads.float_loss_read(call, function) or _BARE_NUMPY.search(text) is not None
+        ):
+            continue  # (a module with a bare tensor `.numpy()` runs its tensors on the CPU: torch-fix140)
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
         if (
@@ -1317,6 +1319,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     return sorted(reads)
 
 
+_BARE_NUMPY = re.compile(r"(?<!\.cpu\(\))\.numpy\(\)")  # (survival-kernets' `lrisks = lrisks.numpy()`, h40)
 _WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
