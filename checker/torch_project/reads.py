@@ -36,6 +36,7 @@ from checker.rules.torch_sync import (
     full_batch_epochs,
     handed_methods,
     host_readers,
+    imported_names,
     instance_methods,
     logic_reads_host,
     loop_bindings,
@@ -797,9 +798,13 @@ _METHOD_LINE = re.compile(r"^([ \t]+)def\s+(\w+)\s*\(", re.MULTILINE)
 _CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
 _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)
 _SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
-# (a module that may evaluate on every batch without training: `_evaluation_calls`; torch-fix140)
-_SCALAR_READS = (".item()", "float()")
-_EVALUATES = re.compile(r"\.eval\(\)|\bno_grad\b|\binference_mode\b")
+_SCALAR_READS = (".item()", "float()")  # (what an evaluation loop's callee is reported for: torch-fix140)
+
+
+def _evaluates(text: str) -> bool:
+    """(torch-fix140) A module that may evaluate on every batch without training (`_evaluation_calls`), by
+    literal searches (a regular expression over every module costs more)."""
+    return ".eval()" in text or "no_grad" in text or "inference_mode" in text
 
 
 def _step_called_reads(
@@ -816,9 +821,7 @@ def _step_called_reads(
     reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
     the defs and classes that read and whose names a loop module calls for the reads."""
     users = {
-        p: t
-        for p, t in texts.items()
-        if (TRAINS.search(t) or _EVALUATES.search(t)) and not file_is_silenced(t)
+        p: t for p, t in texts.items() if (TRAINS.search(t) or _evaluates(t)) and not file_is_silenced(t)
     }
     if not users or not any(_places(t) for t in texts.values()):
         return []  # (no module of the project puts a tensor on a GPU)
@@ -851,21 +854,19 @@ def _step_called_reads(
             spans_found[f.path].append(f.line)
     parsed: dict[tuple[str, int], list] = {}
     found = []
+    reachable: dict[str, set[str]] = {}  # (path -> the reading defs its text may run, asked once)
     for evaluations in (False, True):  # (training loops first: a def both run is named by its training loop)
         for path, text in sorted(users.items()):
-            if not evaluations and not TRAINS.search(text):
-                continue
-            names = {
-                n
-                for n in (
-                    _called_words(text)
-                    | set(_CALLED_METHOD.findall(text))
-                    | _held_def_words(text)
-                    | {_FORWARD}
-                )
-                & table.keys()
-            }
-            names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
+            if not (_evaluates(text) if evaluations else TRAINS.search(text)):
+                continue  # (an evaluation by `.eval()`, no_grad or inference_mode in the text: torch-fix140)
+            if path not in reachable:
+                words = _called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text)
+                reachable[path] = {
+                    n
+                    for n in (words | {_FORWARD}) & table.keys()
+                    if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])
+                }
+            names = reachable[path]
             if not names:
                 continue
             indexes = {} if indexes is None else indexes
@@ -874,6 +875,8 @@ def _step_called_reads(
             index = indexes[path]
             if index is None:
                 continue
+            if not _held_def_words(text) & table.keys():  # (no reading def held as it is: nothing to walk)
+                facts(index).loop_cache(_HELD_KEY, None, dict)
             calls = [] if evaluations else list(_step_calls(index, names))
             named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
             evaluation = [
@@ -1060,15 +1063,26 @@ def _evaluation_calls(index: ModuleIndex, names: set[str]):
     `result.evaluate(pred.data, target.data)` with nine `float()`s in `metrics.py` (hold-out 46). A def of
     the loop's own module is the module pass's (`_evaluation_helper_reads`)."""
     fx = facts(index)
+    steps = {id(loop) for loop in fx.step_loops}  # (never an evaluation loop)
+    sites = {
+        id(loop): found
+        for loop in index.loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        and id(loop) not in steps
+        and (
+            found := [
+                s.node
+                for s in direct_calls(index, loop)
+                if _step_word(index, s.node) in names
+                and fx.helpers.get(id(s.node)) is None
+                and fx.own_method(s.node) is None
+            ]
+        )
+    }
+    if not sites:
+        return  # (no loop calls such a def: the evaluation loops need not be worked out)
     for loop in evaluation_read_loops(index):
-        for site in direct_calls(index, loop):
-            if (
-                _step_word(index, site.node) in names
-                and not fx.guarded(site.node, loop)
-                and fx.helpers.get(id(site.node)) is None
-                and fx.own_method(site.node) is None
-            ):
-                yield site.node, loop
+        yield from ((call, loop) for call in sites.get(id(loop), ()) if not fx.guarded(call, loop))
 
 
 def _call_word(call: ast.Call) -> str | None:
@@ -1128,7 +1142,9 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
     if isinstance(func, ast.Attribute) and (held := _held_defs(index).get(ast.unparse(func))):
         chosen = {name: [e for e in table.get(name, ()) if e[1] is None] for name in sorted(held)}
         local = [e for entries in chosen.values() for e in entries if e[0] == path]
-        return local or [e for entries in _loaded(chosen, texts, path).values() for e in entries]
+        found = local or [e for entries in _loaded(chosen, texts, path).values() for e in entries]
+        if found:
+            return found
     if not isinstance(func, ast.Attribute) or func.attr not in table:
         return []
     receiver = func.value
@@ -1496,10 +1512,15 @@ def _held_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
     """(torch-fix140) `self.x` -> the names the module's methods bind it to as they are (`self.loss_fn =
     loss_jocor`, JoCoR's trainer, hold-out 47; a name bound to a def, imported or of the module, so
     `self.loss_fn(...)` runs it); `_resolved` keeps only the names of module-level reading defs."""
-    return facts(index).loop_cache("step_called_held_defs", None, lambda: _bound_defs(index))
+    return facts(index).loop_cache(_HELD_KEY, None, lambda: _bound_defs(index))
+
+
+_HELD_KEY = "step_called_held_defs"
 
 
 def _bound_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
+    """(not a parameter handed in, `self.criterion = criterion`: only a name the module imports or defines)"""
+    known = imported_names(index) | index.module_functions.keys()
     found: dict[str, set[str]] = {}
     for node in ast.walk(index.tree):
         if (
@@ -1509,6 +1530,7 @@ def _bound_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
             and isinstance(target := node.targets[0], ast.Attribute)
             and isinstance(target.value, ast.Name)
             and target.value.id == "self"
+            and node.value.id in known
         ):
             found.setdefault(ast.unparse(target), set()).add(node.value.id)
     return {k: frozenset(v) for k, v in found.items()}
