@@ -1257,3 +1257,46 @@ def test_a_guarded_mode_called_on_an_attribute_drops_the_eval_finding(tmp_path):
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert ("test.py", 12) in set(levels_of(findings, "PP503"))
+
+
+def test_the_held_stepper_pass_keeps_the_index_it_parses(tmp_path, monkeypatch):
+    """(session 26 reread note, torch-fix140) `_held_stepper_reads` parsed the trainer module (which need not
+    import torch) and dropped the index, where the other project passes keep theirs in `indexes`: asked
+    again with the same `indexes`, the module is parsed once, and the findings are the same."""
+    from checker.torch_project import common, reads
+
+    root = Path(shutil.copytree(PROJECTS / "held_stepper_duck", tmp_path / "held_stepper_duck"))
+    texts = {str(p): p.read_text() for p in sorted(root.rglob("*.py"))}
+    engine = str(root / "engine.py")
+    parses = []
+    parsed = common._parsed
+    monkeypatch.setattr(common, "_parsed", lambda text: parses.append(text) or parsed(text))
+    indexes: dict = {}
+    first = reads._held_stepper_reads(texts, [], indexes)
+    assert first and indexes.get(engine) is not None
+    again = reads._held_stepper_reads(texts, [], indexes)
+    assert [(f.path, f.line, f.message) for f in again] == [(f.path, f.line, f.message) for f in first]
+    assert parses.count(texts[engine]) == 1
+
+
+def test_float_of_a_loss_is_a_read_unless_the_def_needs_the_number():
+    """(torch-fix140) `float(loss)` of a loss the def computes copies it to the host; not of an argument, a
+    name bound only to host numbers, nor one a test of the def needs (an L-BFGS step's convergence test)."""
+    import ast
+
+    from checker.torch_project import wide_reads
+
+    def reads(source: str) -> list[bool]:
+        function = ast.parse(source).body[0]
+        return [
+            wide_reads.float_loss_read(n, function)
+            for n in ast.walk(function)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "float"
+        ]
+
+    assert reads("def f(self, b):\n    loss = self.crit(b)\n    return float(loss)\n") == [True]
+    assert reads("def f(self, loss):\n    return float(loss)\n") == [False]
+    assert reads("def f(self, b):\n    loss = 0.0\n    loss += b.item()\n    return float(loss)\n") == [False]
+    stepping = "def step(self, closure):\n    orig_loss = closure()\n    loss = float(orig_loss)\n"
+    assert reads(stepping) == [True]
+    assert reads(stepping + "    if abs(loss - self.prev) < 1e-9:\n        return loss\n") == [False]

@@ -2066,6 +2066,12 @@ def _evaluation_loops(index: ModuleIndex) -> tuple[list, list]:
     return fx.loop_cache("evaluation loops", None, lambda: _split_evaluation_loops(index, fx))
 
 
+def evaluation_read_loops(index: ModuleIndex) -> list:
+    """(torch-fix140, added for torch_project/reads.py) The evaluation loops the module pass judges by their
+    reads (`_evaluation_loops`' first half: not those that copy outputs to the host on every batch anyway)."""
+    return _evaluation_loops(index)[0]
+
+
 def _split_evaluation_loops(index: ModuleIndex, fx) -> tuple[list, list]:
     """`_evaluation_loops`' two halves: (loops that do not copy out, loops that do)."""
     steps = {id(loop) for loop in fx.step_loops}

@@ -31,10 +31,12 @@ from checker.rules.torch_sync import (
     after_warmup,
     check_host_sync,
     cpu_loader_loop,
+    evaluation_read_loops,
     factory_read,
     full_batch_epochs,
     handed_methods,
     host_readers,
+    imported_names,
     instance_methods,
     logic_reads_host,
     loop_bindings,
@@ -796,6 +798,13 @@ _METHOD_LINE = re.compile(r"^([ \t]+)def\s+(\w+)\s*\(", re.MULTILINE)
 _CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
 _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)
 _SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+_SCALAR_READS = (".item()", "float()")  # (what an evaluation loop's callee is reported for: torch-fix140)
+
+
+def _evaluates(text: str) -> bool:
+    """(torch-fix140) A module that may evaluate on every batch without training (`_evaluation_calls`), by
+    literal searches (a regular expression over every module costs more)."""
+    return ".eval()" in text or "no_grad" in text or "inference_mode" in text
 
 
 def _step_called_reads(
@@ -811,11 +820,14 @@ def _step_called_reads(
     read (`_callee_reads`) and names the loop. Only modules whose text backpropagates or steps and may reach a
     reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
     the defs and classes that read and whose names a loop module calls for the reads."""
-    users = {p: t for p, t in texts.items() if TRAINS.search(t) and not file_is_silenced(t)}
+    users = {
+        p: t for p, t in texts.items() if (TRAINS.search(t) or _evaluates(t)) and not file_is_silenced(t)
+    }
     if not users or not any(_places(t) for t in texts.values()):
         return []  # (no module of the project puts a tensor on a GPU)
     wanted = set().union(*(_called_words(t) for t in users.values()))
     wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
+    wanted |= {d for t in users.values() for d in _held_def_words(t)}
     wanted.add(_FORWARD)  # (`loss = criterion(out, y)`: an instance called runs its class's `forward`)
     table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
     for path, text in texts.items():
@@ -842,58 +854,87 @@ def _step_called_reads(
             spans_found[f.path].append(f.line)
     parsed: dict[tuple[str, int], list] = {}
     found = []
-    for path, text in sorted(users.items()):
-        names = {
-            n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | {_FORWARD}) & table.keys()
-        }
-        names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
-        if not names:
-            continue
-        indexes = {} if indexes is None else indexes
-        if path not in indexes:  # (`_reader_loops` may have parsed it)
-            indexes[path] = parse_index(text)
-        index = indexes[path]
-        if index is None:
-            continue
-        calls = list(_step_calls(index, names))
-        named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
-        for call, loop in calls:
-            if (path, call.lineno) in reported:
-                continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
-            for maker, _, span in _resolved(call, index, path, table, texts):
-                start_line = texts[maker].count("\n", 0, span[0]) + 1
-                stop_line = texts[maker].count("\n", 0, span[1]) + 1
-                if any(start_line <= line < stop_line for line in spans_found[maker]):
-                    continue  # (the def's reads are reported already)
-                if (maker, span[0]) not in parsed:
-                    wide_def = (
-                        _NOT_STEP_CALLEE.search(texts[maker][span[0] : span[1]].split("(", 1)[0]) is not None
+    reachable: dict[str, set[str]] = {}  # (path -> the reading defs its text may run, asked once)
+    for evaluations in (False, True):  # (training loops first: a def both run is named by its training loop)
+        for path, text in sorted(users.items()):
+            if not (_evaluates(text) if evaluations else TRAINS.search(text)):
+                continue  # (an evaluation by `.eval()`, no_grad or inference_mode in the text: torch-fix140)
+            if path not in reachable:
+                words = _called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text)
+                reachable[path] = {
+                    n
+                    for n in (words | {_FORWARD}) & table.keys()
+                    if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])
+                }
+            names = reachable[path]
+            if not names:
+                continue
+            indexes = {} if indexes is None else indexes
+            if path not in indexes:  # (`_reader_loops` may have parsed it)
+                indexes[path] = parse_index(text)
+            index = indexes[path]
+            if index is None:
+                continue
+            if not _held_def_words(text) & table.keys():  # (no reading def held as it is: nothing to walk)
+                facts(index).loop_cache(_HELD_KEY, None, dict)
+            calls = [] if evaluations else list(_step_calls(index, names))
+            named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
+            evaluation = [
+                (call, loop)
+                for call, loop in (_evaluation_calls(index, names) if evaluations else ())
+                if not any(loop.lineno <= line <= loop.end_lineno for line in spans_found[path])
+            ]  # (a loop the module pass reports already: the callee's reads are more of the same waits)
+            evaluating = {id(loop) for _, loop in evaluation}
+            for call, loop in calls + evaluation:
+                if (path, call.lineno) in reported:
+                    continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
+                for maker, _, span in _resolved(call, index, path, table, texts):
+                    start_line = texts[maker].count("\n", 0, span[0]) + 1
+                    stop_line = texts[maker].count("\n", 0, span[1]) + 1
+                    if any(start_line <= line < stop_line for line in spans_found[maker]):
+                        continue  # (the def's reads are reported already)
+                    if (maker, span[0]) not in parsed:
+                        wide_def = (
+                            _NOT_STEP_CALLEE.search(texts[maker][span[0] : span[1]].split("(", 1)[0])
+                            is not None
+                        )
+                        parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line, wide_def)
+                    passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
+                    reads = [r[:4] for r in passed if not r[5]]
+                    wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
+                    if wider and (
+                        (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
+                    ):
+                        continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
+                    if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
+                        passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
+                    reads = reads or [r[:4] for r in passed]
+                    if id(loop) in evaluating:  # (scalars read, not outputs copied out for a host metric)
+                        reads = [r for r in reads if r[2] in _SCALAR_READS]
+                    if not reads or (maker, reads[0][0]) in reported:
+                        continue
+                    line, col, how, name = reads[0]
+                    more = more_reads(reads)
+                    where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
+                    raw_message = (
+                        f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
+                        "on every step, waits for the GPU each time; return the tensors detached and read them "
+                        f"every N steps{other_read_lines([r[0] for r in reads])}"
                     )
-                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line, wide_def)
-                passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
-                reads = [r[:4] for r in passed if not r[5]]
-                wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
-                if wider and (
-                    (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
-                ):
-                    continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
-                if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
-                    passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
-                reads = reads or [r[:4] for r in passed]
-                if not reads or (maker, reads[0][0]) in reported:
-                    continue
-                line, col, how, name = reads[0]
-                more = more_reads(reads)
-                where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
-                raw_message = (
-                    f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
-                    "on every step, waits for the GPU each time; return the tensors detached and read them "
-                    f"every N steps{other_read_lines([r[0] for r in reads])}"
-                )
-                reported.add((maker, line))
-                spans_found[maker].append(line)
-                level = None if same_module_callee(maker, path) and not wider else "medium"
-                found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
+                    if id(loop) in evaluating:
+                        raw_message = (
+                            f"`{how}` in `{name}`{more}, which the evaluation loop at line {loop.lineno} of {where} "
+                            "runs on every batch, waits for the GPU each time; return the tensors, sum them on the "
+                            f"device and read the totals once after the loop{other_read_lines([r[0] for r in reads])}"
+                        )
+                    reported.add((maker, line))
+                    spans_found[maker].append(line)
+                    level = (
+                        None
+                        if same_module_callee(maker, path) and not wider and id(loop) not in evaluating
+                        else "medium"
+                    )
+                    found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
     return [f for f in found if f is not None]
 
 
@@ -1014,6 +1055,36 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             yield from ((s.node, loop) for s in inner if not fx.guarded_step(s.node, helper))
 
 
+def _evaluation_calls(index: ModuleIndex, names: set[str]):
+    """(torch-fix140) (call, loop) for each call of a def another module defines that an evaluation loop of
+    the module (`evaluation_read_loops`: under no_grad, in a def named for evaluation, after `.eval()`, over
+    a test loader; on a GPU) makes on every batch, in its own body outside any `if`: TransE's
+    `hits_at_1 += metric.hit_at_k(...)` and `mrr += metric.mrr(...)` (hold-out 47), FastDepth's
+    `result.evaluate(pred.data, target.data)` with nine `float()`s in `metrics.py` (hold-out 46). A def of
+    the loop's own module is the module pass's (`_evaluation_helper_reads`)."""
+    fx = facts(index)
+    steps = {id(loop) for loop in fx.step_loops}  # (never an evaluation loop)
+    sites = {
+        id(loop): found
+        for loop in index.loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        and id(loop) not in steps
+        and (
+            found := [
+                s.node
+                for s in direct_calls(index, loop)
+                if _step_word(index, s.node) in names
+                and fx.helpers.get(id(s.node)) is None
+                and fx.own_method(s.node) is None
+            ]
+        )
+    }
+    if not sites:
+        return  # (no loop calls such a def: the evaluation loops need not be worked out)
+    for loop in evaluation_read_loops(index):
+        yield from ((call, loop) for call in sites.get(id(loop), ()) if not fx.guarded(call, loop))
+
+
 def _call_word(call: ast.Call) -> str | None:
     """The name a call runs by: `f` of `f(...)`, `m` of `x.m(...)`."""
     func = call.func
@@ -1068,6 +1139,12 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
     if isinstance(func, ast.Name):
         entries = [e for e in table.get(func.id, ()) if e[1] is None]
         return [e for e in entries if e[0] == path] or _loaded({func.id: entries}, texts, path)[func.id]
+    if isinstance(func, ast.Attribute) and (held := _held_defs(index).get(ast.unparse(func))):
+        chosen = {name: [e for e in table.get(name, ()) if e[1] is None] for name in sorted(held)}
+        local = [e for entries in chosen.values() for e in entries if e[0] == path]
+        found = local or [e for entries in _loaded(chosen, texts, path).values() for e in entries]
+        if found:
+            return found
     if not isinstance(func, ast.Attribute) or func.attr not in table:
         return []
     receiver = func.value
@@ -1225,8 +1302,10 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     for site in index.function_calls.get(id(function), ()):
         call = site.node
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
-        if not (plain or wide_reads.float_read(call)):
-            continue
+        if not (plain or wide_reads.float_read(call)) and (
+            not wide_reads.float_loss_read(call, function) or _BARE_NUMPY.search(text) is not None
+        ):
+            continue  # (a module with a bare tensor `.numpy()` runs its tensors on the CPU: torch-fix140)
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
         if (
@@ -1256,6 +1335,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     return sorted(reads)
 
 
+_BARE_NUMPY = re.compile(r"(?<!\.cpu\(\))\.numpy\(\)")  # (survival-kernets' `lrisks = lrisks.numpy()`, h40)
 _WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
@@ -1410,8 +1490,50 @@ def _instance_call(index: ModuleIndex, call: ast.Call) -> bool:
 
 
 def _step_word(index: ModuleIndex, call: ast.Call) -> str | None:
-    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called."""
-    return _FORWARD if _instance_call(index, call) else _call_word(call)
+    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called, the
+    def's own name for a def held on an attribute (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`)."""
+    if _instance_call(index, call):
+        return _FORWARD
+    held = _held_defs(index).get(ast.unparse(call.func)) if isinstance(call.func, ast.Attribute) else None
+    return min(held) if held else _call_word(call)
+
+
+_HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=512)
+def _held_def_words(text: str) -> frozenset[str]:
+    """(torch-fix140) The names a method of the text holds on an attribute as they are (`self.loss_fn =
+    loss_jocor`), before any parse: the defs such an attribute may run when called."""
+    return frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+
+
+def _held_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
+    """(torch-fix140) `self.x` -> the names the module's methods bind it to as they are (`self.loss_fn =
+    loss_jocor`, JoCoR's trainer, hold-out 47; a name bound to a def, imported or of the module, so
+    `self.loss_fn(...)` runs it); `_resolved` keeps only the names of module-level reading defs."""
+    return facts(index).loop_cache(_HELD_KEY, None, lambda: _bound_defs(index))
+
+
+_HELD_KEY = "step_called_held_defs"
+
+
+def _bound_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
+    """(not a parameter handed in, `self.criterion = criterion`: only a name the module imports or defines)"""
+    known = imported_names(index) | index.module_functions.keys()
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(index.tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.value, ast.Name)
+            and isinstance(target := node.targets[0], ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+            and node.value.id in known
+        ):
+            found.setdefault(ast.unparse(target), set()).add(node.value.id)
+    return {k: frozenset(v) for k, v in found.items()}
 
 
 def _forwards(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts: dict[str, str]) -> list:
@@ -1481,7 +1603,9 @@ def _held_stepper_reads(texts: dict[str, str], findings: list[Finding], indexes:
     for path, text in sorted(texts.items()):
         if file_is_silenced(text) or not any(f".{m}(" in text for m in stepping):
             continue
-        index = indexes.get(path) or parse_index(text, torch_only=False)  # (a trainer need not import torch)
+        if indexes.get(path) is None:  # (kept for later, as the other passes keep theirs; torch-only ones
+            indexes[path] = parse_index(text, torch_only=False)  # keep None for a trainer without torch)
+        index = indexes[path]
         if index is None:
             continue
         for loop, receiver, step, calls in _held_step_loops(index, stepping):

@@ -40,6 +40,64 @@ def float_read(call: ast.Call) -> bool:
     return isinstance(arg, ast.Call) and not arg.args and method_name(arg) in _REDUCTIONS
 
 
+def float_loss_read(call: ast.Call, function) -> bool:
+    """(torch-fix140) `float(loss)` of a name for a loss the def computes (`loss = self.loss_fun(pred, y)`,
+    `pt_loss += ...`; MultiHopKG's `loss` and `loss` of its policy gradient, hold-out 47): the builtin `float`
+    of a tensor, which copies it to the host. Not of an argument of the def (a caller may hand it a number),
+    nor of a name the def binds only to constants or host numbers (`loss = 0.0`, `loss = l.item()`), nor one
+    whose number a test of the def needs (`_tested_later`)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "float" and len(call.args) == 1):
+        return False
+    arg = call.args[0]
+    if not isinstance(arg, ast.Name) or "loss" not in arg.id.lower() or arg.id in parameters(function):
+        return False
+    values = [
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == arg.id
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    if not any(not isinstance(v, ast.Constant) for v in values) or any(_host_value(v) for v in values):
+        return False
+    return not _tested_later(call, function)
+
+
+def _tested_later(call: ast.Call, function) -> bool:
+    """The call's value, bound to a name, reaches an `if` or `while` test of the def (`loss = float(orig_loss)`,
+    then `if abs(loss - prev_loss) < tolerance_change: break`, an L-BFGS `step`'s convergence test, hold-out
+    38): the def's own logic needs the number on the host."""
+    names = {
+        t.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and node.value is call
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    return bool(names) and any(
+        isinstance(node, ast.If | ast.While)
+        and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.test))
+        for node in ast.walk(function)
+    )
+
+
+def _host_value(value: ast.AST) -> bool:
+    """A value computed on the host: a constant, `.item()`, `float(...)`, `len(...)`, or arithmetic of them."""
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.BinOp):
+        return _host_value(value.left) and _host_value(value.right)
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        return name in ("item", "float", "int", "len") and isinstance(func, ast.Name) == (name != "item")
+    return False
+
+
 def parameters(function) -> set[str]:
     """The names of the def's arguments, `*args` and `**kwargs` included, but `self` and `cls`."""
     starred = {s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None}

@@ -1,0 +1,10 @@
+import torch
+
+
+def hit_at_k(predictions, truth, k=10):
+    _, indices = predictions.topk(k=k, largest=False)
+    return (indices == truth).sum().item()  # expect: PP501
+
+
+def label_count(labels):
+    return len(labels)

@@ -1,0 +1,10 @@
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def loss_small(y_1, y_2, t, forget_rate):
+    picked = (F.cross_entropy(y_1, t, reduction="none") + F.cross_entropy(y_2, t, reduction="none")).cpu()  # expect: PP501
+    order = np.argsort(picked.data)
+    keep = int((1 - forget_rate) * len(order))
+    return torch.mean(picked[order[:keep]])
