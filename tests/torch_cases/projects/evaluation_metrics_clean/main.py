@@ -1,6 +1,5 @@
-import torch
-
 import metric
+import torch
 
 
 def test(model, loader, device):

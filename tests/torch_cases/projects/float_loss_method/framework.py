@@ -12,7 +12,7 @@ class Framework(nn.Module):
         self.optim = torch.optim.Adam(self.parameters())
         losses = []
         for start in range(0, len(train_data), self.batch_size):
-            mini_batch = train_data[start:start + self.batch_size]
+            mini_batch = train_data[start : start + self.batch_size]
             self.optim.zero_grad()
             loss = self.loss(mini_batch)
             loss["model_loss"].backward()

@@ -1,7 +1,6 @@
 import torch
-from torch import nn
-
 from framework import Framework
+from torch import nn
 
 
 class Embedding(Framework):

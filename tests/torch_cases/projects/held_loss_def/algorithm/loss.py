@@ -4,7 +4,8 @@ import torch.nn.functional as F
 
 
 def loss_small(y_1, y_2, t, forget_rate):
-    picked = (F.cross_entropy(y_1, t, reduction="none") + F.cross_entropy(y_2, t, reduction="none")).cpu()  # expect: PP501
+    both = F.cross_entropy(y_1, t, reduction="none") + F.cross_entropy(y_2, t, reduction="none")
+    picked = both.cpu()  # expect: PP501
     order = np.argsort(picked.data)
     keep = int((1 - forget_rate) * len(order))
     return torch.mean(picked[order[:keep]])

@@ -1,5 +1,4 @@
 import torch
-
 from algorithm.loss import loss_small
 
 
