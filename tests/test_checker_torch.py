@@ -4144,3 +4144,19 @@ def test_pp501_a_batch_moved_by_a_helper_of_a_helper_makes_a_gpu_loop():
         "autograd.Variable(x).cuda()", "autograd.Variable(x)"
     ).replace("        self.encoder.cuda()\n", "")
     assert "PP501" not in {rule for rule, _ in torch_findings(on_cpu)}
+def test_a_starred_tuple_target_is_not_paired_with_its_values_by_position():
+    """Session 26 reread: `torch_data._last_binding`/`_bound_part` paired the names of a tuple target with
+    the values by position through a starred target: in `XS_torch, *rest, YS_torch = a.to(device), w,
+    b.to(device), c`, `YS_torch` was read as `b.to(device)` (it is `c`, on the host), so the loader over
+    `TensorDataset(XS_torch, YS_torch)` was taken for a GPU data set and PP501 fired on a CPU loader's loop.
+    A name before the star keeps its place; a name after it (or the starred name) is not read."""
+    starred = DEVICE_SUBSET_LOADER.replace(
+        "XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)",
+        "XS_torch, *rest, YS_torch = torch.Tensor(XS).to(device), XS, torch.Tensor(YS).to(device), "
+        "torch.Tensor(YS)",
+    )
+    assert starred != DEVICE_SUBSET_LOADER
+    assert "PP501" not in {rule for rule, _ in torch_findings(starred)}
+    both_moved = starred.replace("torch.Tensor(YS)\n", "torch.Tensor(YS).to(device)\n")
+    assert both_moved != starred
+    assert ("PP501", 23) not in torch_findings(both_moved)  # the name after the star is not read at all

@@ -745,24 +745,36 @@ def _imports_torchio(index: ModuleIndex) -> bool:
 
 def _last_binding(name: str, call: ast.Call, index: ModuleIndex) -> tuple[ast.AST | None, int | None]:
     """The value the loader's def (or the module, for a loader outside defs) last assigns to `name` before the
-    loader, with the name's place in a tuple target (`a, b = f()`: 1 for `b`) or None for a plain target."""
+    loader, with the name's place in a tuple target (`a, b = f()`: 1 for `b`) or None for a plain target.
+    A name at or after a starred target (`a, *rest, b = ...`) has no place to pair by: its binding reads as
+    (None, None), unknown (session 26 reread: `b` was paired with the third value)."""
     function = call_function(index, call)
     found, at, where = None, None, (0, 0)
     for node in statements_in(function) if function is not None else _module_statements(index):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not _written_before(node, call):
             continue
         target = node.targets[0]
+        value = node.value
         if isinstance(target, ast.Name) and target.id == name:
             place = None
-        elif isinstance(target, ast.Tuple | ast.List) and name in [
-            getattr(e, "id", None) for e in target.elts
-        ]:
-            place = [getattr(e, "id", None) for e in target.elts].index(name)
+        elif isinstance(target, ast.Tuple | ast.List) and name in (
+            names := [_target_name(e) for e in target.elts]
+        ):
+            place = names.index(name)
+            if any(isinstance(e, ast.Starred) for e in target.elts[: place + 1]):
+                value, place = None, None
         else:
             continue
         if (node.lineno, node.col_offset) >= where:
-            found, at, where = node.value, place, (node.lineno, node.col_offset)
+            found, at, where = value, place, (node.lineno, node.col_offset)
     return found, at
+
+
+def _target_name(target: ast.AST) -> str | None:
+    """The name an item of a tuple target binds (`b` of `a, b`, `rest` of `a, *rest`), else None."""
+    if isinstance(target, ast.Starred):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _module_statements(index: ModuleIndex) -> list[ast.AST]:
