@@ -4160,3 +4160,27 @@ def test_a_starred_tuple_target_is_not_paired_with_its_values_by_position():
     both_moved = starred.replace("torch.Tensor(YS)\n", "torch.Tensor(YS).to(device)\n")
     assert both_moved != starred
     assert ("PP501", 23) not in torch_findings(both_moved)  # the name after the star is not read at all
+
+
+def test_a_loader_def_parameter_is_not_read_through_a_module_binding_of_its_name():
+    """Session 26 reread (`torch_data._no_workers`, proved end to end): a def parameter's own default is not
+    taken for the workers (`def make(workers=0)`: the caller may pass any number; the test loader with
+    `num_workers=workers` is an evaluation loader with workers, `medium`), but a module-level `workers = 0`
+    was read for the def's parameter `workers` (`def make(workers=4)`), so the test loader with four
+    workers stayed `high`. A parameter of the loader's def shadows the module's name."""
+    body = EVALUATION_WORKERS.split('device = torch.device("cuda")\n')[1].split("\n\n\ndef train")[0]
+    made = "\n".join(
+        "    " + line for line in body.replace("num_workers=4", "num_workers=workers").splitlines()
+    )
+    source = EVALUATION_WORKERS.replace(
+        body,
+        "workers = 0\n\n\ndef make(workers=4):\n    global trainloader, testloader, val_loader\n" + made,
+    )
+    assert source != EVALUATION_WORKERS
+    assert levels(source) == {("PP505", 12): "high", ("PP505", 14): "medium", ("PP505", 15): "high"}
+    own_default = source.replace("workers = 0\n\n\n", "").replace(
+        "def make(workers=4)", "def make(workers=0)"
+    )
+    assert levels(own_default)[("PP505", 11)] == "medium"
+    module_only = source.replace("def make(workers=4)", "def make()")
+    assert levels(module_only)[("PP505", 14)] == "high"
