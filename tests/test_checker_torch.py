@@ -4184,3 +4184,55 @@ def test_a_loader_def_parameter_is_not_read_through_a_module_binding_of_its_name
     assert levels(own_default)[("PP505", 11)] == "medium"
     module_only = source.replace("def make(workers=4)", "def make()")
     assert levels(module_only)[("PP505", 14)] == "high"
+
+
+RANK_SWITCH = """
+import torch
+
+model = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def run(loader, rank):
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        loss = ((model(x) - y) ** 2).mean()
+        if rank == 0:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def main(loader):
+    run(loader, 0)
+    run(loader, 1)
+"""
+
+
+def test_an_int_compared_to_a_process_index_parameter_is_no_mode():
+    """Session 26 reread (`torch_graph._mode_constant` accepts ints since torch-fix134, proved): `if rank ==
+    0:` on a parameter read as a mode, so `run(loader, 1)` drew PP503 as an evaluation pass. A process or
+    device index (`rank`, `local_rank`, `gpu`, `device_id`, `world_size`) names no train/eval mode; an int
+    on another parameter still does (MIDI-BERT's `iteration(data, mode)` under `if mode == 0:`, h44)."""
+    assert "PP503" not in {rule for rule, _ in torch_findings(RANK_SWITCH)}
+    local = RANK_SWITCH.replace("rank", "local_rank")
+    assert "PP503" not in {rule for rule, _ in torch_findings(local)}
+    mode = RANK_SWITCH.replace("rank", "mode")
+    assert [f for f in torch_findings(mode) if f[0] == "PP503"] == [("PP503", 20)]
+
+
+def test_a_switch_that_also_skips_the_forward_makes_no_evaluation_pass():
+    """A def whose forward lies in the same branch as its backward and step (`if mode == "train": loss =
+    ...; loss.backward()`) runs no model when the call switches the branch off: `run(loader, "val")` records
+    no graph, so no PP503 there; with the forward before the branch it does."""
+    inside = RANK_SWITCH.replace("rank", "mode").replace("mode == 0", 'mode == "train"')
+    inside = inside.replace("run(loader, 0)", 'run(loader, "train")').replace(
+        "run(loader, 1)", 'run(loader, "val")'
+    )
+    assert [f for f in torch_findings(inside) if f[0] == "PP503"] == [("PP503", 20)]
+    moved = inside.replace(
+        '        loss = ((model(x) - y) ** 2).mean()\n        if mode == "train":\n',
+        '        if mode == "train":\n            loss = ((model(x) - y) ** 2).mean()\n',
+    )
+    assert moved != inside
+    assert "PP503" not in {rule for rule, _ in torch_findings(moved)}

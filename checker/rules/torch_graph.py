@@ -1275,32 +1275,45 @@ def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
     keeps the graph needed. The caller decides whether the pass trains or evaluates."""
     params = {a.arg for a in function.args.args}
     common, loop = None, None
+
+    def guards(node) -> set[tuple[str, str]]:
+        return {
+            switch
+            for up in fx.ancestors(node, function)
+            if isinstance(up, ast.If) and (switch := _switch(up, node, params)) is not None
+        }
+
     for site in fx.index.function_calls.get(id(function), []):
         if not site.loops or not is_step_call(site.node):
             continue
-        guards = {
-            switch
-            for up in fx.ancestors(site.node, function)
-            if isinstance(up, ast.If) and (switch := _switch(up, site.node, params)) is not None
-        }
-        common = guards if common is None else common & guards
+        common = guards(site.node) if common is None else common & guards(site.node)
         loop = loop or site.loops[-1]
     if not common:
         return {}
-    runs_model = any(
-        site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+    # a model call the switch skips as well runs nothing on the evaluation pass (`if mode == "train":`
+    # around the forward, the backward and the step): only a model call outside that branch counts
+    models = [
+        site
         for site in fx.index.function_calls.get(id(function), [])
-    ) or _loss_made_per_pass(function, loop, fx)
-    return {param: (loop, kind) for param, kind in common} if runs_model else {}
+        if site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+    ]
+    found = {}
+    for switch in common:
+        if any(switch not in guards(site.node) for site in models) or _loss_made_per_pass(
+            function, loop, fx, lambda node, switch=switch: switch in guards(node)
+        ):
+            found[switch[0]] = (loop, switch[1])
+    return found
 
 
-def _loss_made_per_pass(function, loop, fx) -> bool:
+def _loss_made_per_pass(function, loop, fx, skipped=lambda node: False) -> bool:
     """(torch-fix134) The loop backpropagates a name it binds on every pass to what a call returns (`loss,
     accuracy = self.loss_and_acc_for_batch(batch_data, epoch_num, train=train)`, then `if train:
     loss.backward()`): that call runs the forward, however deep, so a pass with training off still records
     its graph. AttributeModelling's `loss_and_acc_on_epoch(..., train=False)`, whose model call is one method
     further down in a subclass of another module (h44 utils/trainer.py 80, listed). Not when a def of the
-    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it)."""
+    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it),
+    nor for a binding `skipped` says the pass without training skips (it lies in the switched-off branch)."""
     roots = {
         root.id
         for site in fx.index.function_calls.get(id(function), [])
@@ -1314,6 +1327,7 @@ def _loss_made_per_pass(function, loop, fx) -> bool:
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
         and roots & {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+        and not skipped(node)
     ]
     if not made:
         return False
@@ -3188,9 +3202,22 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and _mode_constant(test.comparators[0].value)
+        and not (isinstance(test.comparators[0].value, int) and _INDEX_WORDS & _words(test.left.id))
     ):
         return test.left.id, _MODE_KIND + repr(test.comparators[0].value)
     return None
+
+
+# (session 26 reread) the words of a parameter that counts processes or devices (`rank`, `local_rank`, `gpu`,
+# `device_id`, `world_size`): `if rank == 0:` picks a process, not a train or evaluation mode
+_INDEX_WORDS = frozenset(
+    {"rank", "gpu", "gpus", "device", "cuda", "world", "node", "proc", "process", "worker"}
+)
+
+
+def _words(name: str) -> set[str]:
+    """The lower-case words of a snake_case or camelCase name (`local_rank` -> local, rank)."""
+    return {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
 
 
 def _mode_constant(value) -> bool:
