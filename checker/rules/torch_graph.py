@@ -2670,10 +2670,7 @@ def _unbound_attributes(method, chain: list) -> set[str]:
 
 def _self_method(call: ast.Call, methods: dict):
     """The class's method a `self.name(...)` call runs, or None."""
-    func = call.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        return methods.get(func.attr)
-    return None
+    return methods.get(call.func.attr) if self_attribute(call.func) else None
 
 
 def _later_methods(index: ModuleIndex, methods: dict, own: list, line: int) -> list:
