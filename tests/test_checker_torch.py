@@ -4236,3 +4236,32 @@ def test_a_switch_that_also_skips_the_forward_makes_no_evaluation_pass():
     )
     assert moved != inside
     assert "PP503" not in {rule for rule, _ in torch_findings(moved)}
+
+
+IMPORTED_CLASS_IN_EVALUATION = """
+import torch
+from common.generators import UnchunkedGenerator
+
+
+def run_evaluation(model_pos, poses, cameras):
+    model_pos.eval()
+    for cam, pose in zip(cameras, poses):
+        gen = UnchunkedGenerator(cam, pose, pad=121)
+        for batch in gen.next_epoch():
+            print(batch.shape)
+"""
+
+
+def test_pp503_an_imported_class_called_in_an_evaluation_loop_is_no_forward():
+    """torch-fix142: PoseFormer's `UnchunkedGenerator(...)` (h46) and pytorch_xvectors'
+    `kaldi_python_io.Nnet3EgsReader(validArk)` (h43), PP503 `medium` read wrong: a CamelCase name imported
+    from another module (or taken from a module imported whole) makes an instance, no forward. The same
+    call of an imported lower-case model name still reports."""
+    assert "PP503" not in {rule for rule, _ in torch_findings(IMPORTED_CLASS_IN_EVALUATION)}
+    whole = IMPORTED_CLASS_IN_EVALUATION.replace(
+        "from common.generators import UnchunkedGenerator", "import generators"
+    ).replace("gen = UnchunkedGenerator(", "gen = generators.UnchunkedGenerator(")
+    assert "PP503" not in {rule for rule, _ in torch_findings(whole)}
+    model = IMPORTED_CLASS_IN_EVALUATION.replace("UnchunkedGenerator", "model_pos")
+    model = model.replace("from common.generators import model_pos\n", "")
+    assert ("PP503", 8) in torch_findings(model)

@@ -12,6 +12,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     class_chain,
+    import_of,
     iter_walk,
     names_in,
     none_tested,
@@ -1736,7 +1737,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         if helper is not None and _helper_runs_without_grad(helper, fx):
             continue  # `_network_actions(policy, obs, legal)` opens no_grad around the policy it is given
-        if _constructs_own_class(call, fx.index):
+        if _constructs_own_class(call, fx.index) or _constructs_imported_class(call, fx.index):
             continue  # `NetworkOutput(policy_logits=..., value=...)`: a record of the module, no forward
         if helper is not None and _helper_backpropagates(helper, fx):
             continue  # `check_edit(smiles, text)` optimises a latent by backward: no_grad would break it
@@ -1856,6 +1857,33 @@ def _constructs_own_class(call: ast.Call, index: ModuleIndex) -> bool:
     runs no forward, whatever its name says (connect4-zero's `UniformEvaluator.evaluate`, hold-out 35, read
     wrong)."""
     return isinstance(call.func, ast.Name) and call.func.id in index.class_methods  # (its top-level classes)
+
+
+_CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*")
+
+
+def _constructs_imported_class(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix142) A CamelCase name imported from another module, called bare (`from common.generators
+    import UnchunkedGenerator`, never rebound in the module) or on a module imported whole
+    (`kaldi_python_io.Nnet3EgsReader(validArk)`): the call makes an instance and runs no forward, though
+    the name says generator or net. PoseFormer's `run_evaluation` (h46) and pytorch_xvectors'
+    `computeValidAccuracy` (h43), PP503 `medium`, read wrong."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return (
+            _CLASS_NAME.fullmatch(func.id) is not None
+            and func.id not in index.name_values
+            and import_of(func.id, index) is not None
+        )
+    return (
+        isinstance(func, ast.Attribute)
+        and _CLASS_NAME.fullmatch(func.attr) is not None
+        and isinstance(func.value, ast.Name)
+        and any(
+            isinstance(node, ast.Import) and any((a.asname or a.name) == func.value.id for a in node.names)
+            for node in index.imports
+        )
+    )
 
 
 def _helper_backpropagates(helper, fx) -> bool:
