@@ -4265,3 +4265,53 @@ def test_pp503_an_imported_class_called_in_an_evaluation_loop_is_no_forward():
     model = IMPORTED_CLASS_IN_EVALUATION.replace("UnchunkedGenerator", "model_pos")
     model = model.replace("from common.generators import model_pos\n", "")
     assert ("PP503", 8) in torch_findings(model)
+
+
+VALIDATION_COMPREHENSION = """
+import torch
+
+
+def compute_log_p_x(model, x_mb):
+    y_mb, log_diag_j_mb = model(x_mb)
+    return y_mb.sum(-1) + log_diag_j_mb
+
+
+def train(model, optimizer, data_loader_train, data_loader_valid, epochs):
+    for epoch in range(epochs):
+        for (x_mb,) in data_loader_train:
+            loss = -compute_log_p_x(model, x_mb).mean()
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        validation_loss = -torch.stack(
+            [compute_log_p_x(model, x_mb).mean().detach() for x_mb, in data_loader_valid], -1
+        ).mean()
+        print(validation_loss.item())
+"""
+
+
+def test_pp503_a_validation_pass_written_as_a_comprehension_in_the_epoch_loop():
+    """torch-fix142: BNAF's `density_estimation.py` 214 (hold-out 47, listed, missed at every level) runs its
+    validation pass every epoch as a list comprehension over `data_loader_valid`, handing the model to a def
+    of the module, with no `.eval()` and the result detached after the forward: `medium`. Under
+    `torch.no_grad()`, over the training loader, or outside a loop holding the training steps: silent."""
+    assert levels_of(VALIDATION_COMPREHENSION, "PP503") == {18: "medium"}
+    guarded = VALIDATION_COMPREHENSION.replace(
+        "        validation_loss = -torch.stack(",
+        "        with torch.no_grad():\n            validation_loss = -torch.stack(",
+    )
+    assert levels_of(guarded, "PP503") == {}
+    training = VALIDATION_COMPREHENSION.replace(
+        "for x_mb, in data_loader_valid", "for x_mb, in data_loader_train"
+    )
+    assert levels_of(training, "PP503") == {}
+    direct = VALIDATION_COMPREHENSION.replace(
+        "compute_log_p_x(model, x_mb).mean().detach()", "model(x_mb)[0].detach()"
+    )
+    assert levels_of(direct, "PP503") == {18: "medium"}
+
+
+def levels_of(source: str, rule: str) -> dict[int, str]:
+    findings, skipped = check_source(source, "t.py")
+    assert not skipped, skipped
+    return {f.line: f.confidence for f in findings if f.rule == rule}

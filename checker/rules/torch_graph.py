@@ -100,6 +100,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
     yield from _graph_free_evaluations(index, fx)
+    yield from _comprehension_evaluations(index, fx)
     reported: set[int] = set()
     calls_eval = fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls))
     if calls_eval:
@@ -2120,6 +2121,90 @@ def _eval_pass_source(site, fx) -> str | None:
     ):
         return None
     return name
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _comprehension_evaluations(index: ModuleIndex, fx):
+    """(torch-fix142) PP503 `medium` at a model call in a comprehension over an evaluation split
+    (`[compute_log_p_x(model, x).mean().detach() for x, in data_loader_valid]`, `_EVAL_SPLIT`) in a loop
+    that holds a training loop (an epoch loop with its steps): the validation pass of every epoch, written
+    as a comprehension, which the loop passes (`site.loops`, statements only) do not see. The model is
+    called (`model(x)`, a model-named receiver) or handed to a def of the module that opens no no_grad
+    itself. Not under no_grad (a `with`, a decorator, or the def's callers), not when the comprehension
+    backpropagates. BNAF `density_estimation.py` 214 (hold-out 47, listed, missed at every level)."""
+    if not fx.step_loops:
+        return
+    over = {id(c): name for c in module_nodes(index) if (name := _evaluation_split(c)) is not None}
+    if not over:
+        return
+    steps = list(fx.step_loops)
+    done: set[int] = set()
+    for site in index.calls:
+        call = site.node
+        if not site.loops:
+            continue
+        comprehension = next(
+            (up for up in fx.ancestors(call, site.function) if isinstance(up, _COMPREHENSIONS)), None
+        )
+        if comprehension is None or id(comprehension) not in over or id(comprehension) in done:
+            continue
+        receiver = _comprehension_model(call, fx)
+        if receiver is None or not any(loop in steps or nests_loop(loop, steps) for loop in site.loops):
+            continue
+        if any(isinstance(n, ast.Call) and is_step_call(n) for n in walk(comprehension)):
+            continue
+        if fx.site_without_grad(site) or (
+            isinstance(site.function, FUNCTION_TYPES) and callers_disable_grad(site.function, index)
+        ):
+            continue
+        done.add(id(comprehension))
+        yield RawFinding(
+            "PP503",
+            call.lineno,
+            call.col_offset,
+            f"`{receiver}` runs in the comprehension over `{over[id(comprehension)]}` at line "
+            f"{comprehension.lineno}, inside a training loop, without torch.no_grad(): autograd records every "
+            "activation of the evaluation pass; build it under `with torch.no_grad():` (or inference_mode)",
+            confidence="medium",
+        )
+
+
+def _evaluation_split(node: ast.AST) -> str | None:
+    """The evaluation split a comprehension's first `for` runs over (`x for x, in data_loader_valid`,
+    `enumerate(test_loader)`), or None."""
+    if not isinstance(node, _COMPREHENSIONS):
+        return None
+    source = node.generators[0].iter
+    while (
+        isinstance(source, ast.Call)
+        and source.args
+        and base_name(source.func) in ("enumerate", "tqdm", "iter")
+    ):
+        source = source.args[0]
+    name = source.attr if isinstance(source, ast.Attribute) else getattr(source, "id", None)
+    if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
+        return None
+    return name
+
+
+def _comprehension_model(call: ast.Call, fx) -> str | None:
+    """The model a call in a comprehension runs: its receiver when model-named (or a model of the module),
+    or a model-named argument handed to a def of the module that turns autograd off nowhere."""
+    receiver = model_called(call)
+    if receiver is not None and (receiver in fx.models or is_model_name(receiver)):
+        return receiver
+    helper = fx.index.module_functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if helper is None:
+        return None
+    handed = next(
+        (a.id for a in call.args if isinstance(a, ast.Name) and (a.id in fx.models or is_model_name(a.id))),
+        None,
+    )
+    if handed is None or any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in walk(helper)):
+        return None
+    return handed
 
 
 def _counted_over(loop: ast.While):
