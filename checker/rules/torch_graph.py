@@ -2105,15 +2105,10 @@ def _eval_pass_source(site, fx) -> str | None:
     if len(site.loops) < 2:
         return None
     inner = site.loops[-1]
-    source = getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
-    while (
-        isinstance(source, ast.Call)
-        and source.args
-        and base_name(source.func) in ("enumerate", "tqdm", "iter")
-    ):
-        source = source.args[0]
-    name = source.attr if isinstance(source, ast.Attribute) else getattr(source, "id", None)
-    if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
+    name = _split_name(
+        getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
+    )
+    if name is None:
         return None
     steps = {id(loop) for loop in fx.step_loops}
     if id(inner) in steps or not any(
@@ -2174,9 +2169,12 @@ def _comprehension_evaluations(index: ModuleIndex, fx):
 def _evaluation_split(node: ast.AST) -> str | None:
     """The evaluation split a comprehension's first `for` runs over (`x for x, in data_loader_valid`,
     `enumerate(test_loader)`), or None."""
-    if not isinstance(node, _COMPREHENSIONS):
-        return None
-    source = node.generators[0].iter
+    return _split_name(node.generators[0].iter) if isinstance(node, _COMPREHENSIONS) else None
+
+
+def _split_name(source) -> str | None:
+    """The name of the evaluation split a loop or comprehension iterates (`test_loader`, `self.val_data`,
+    through `enumerate`/`tqdm`/`iter`), when a word of it is one (`_EVAL_SPLIT`); else None."""
     while (
         isinstance(source, ast.Call)
         and source.args
