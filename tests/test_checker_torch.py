@@ -4144,6 +4144,8 @@ def test_pp501_a_batch_moved_by_a_helper_of_a_helper_makes_a_gpu_loop():
         "autograd.Variable(x).cuda()", "autograd.Variable(x)"
     ).replace("        self.encoder.cuda()\n", "")
     assert "PP501" not in {rule for rule, _ in torch_findings(on_cpu)}
+
+
 def test_a_starred_tuple_target_is_not_paired_with_its_values_by_position():
     """Session 26 reread: `torch_data._last_binding`/`_bound_part` paired the names of a tuple target with
     the values by position through a starred target: in `XS_torch, *rest, YS_torch = a.to(device), w,
