@@ -4144,3 +4144,176 @@ def test_pp501_a_batch_moved_by_a_helper_of_a_helper_makes_a_gpu_loop():
         "autograd.Variable(x).cuda()", "autograd.Variable(x)"
     ).replace("        self.encoder.cuda()\n", "")
     assert "PP501" not in {rule for rule, _ in torch_findings(on_cpu)}
+
+
+def test_a_starred_tuple_target_is_not_paired_with_its_values_by_position():
+    """Session 26 reread: `torch_data._last_binding`/`_bound_part` paired the names of a tuple target with
+    the values by position through a starred target: in `XS_torch, *rest, YS_torch = a.to(device), w,
+    b.to(device), c`, `YS_torch` was read as `b.to(device)` (it is `c`, on the host), so the loader over
+    `TensorDataset(XS_torch, YS_torch)` was taken for a GPU data set and PP501 fired on a CPU loader's loop.
+    A name before the star keeps its place; a name after it (or the starred name) is not read."""
+    starred = DEVICE_SUBSET_LOADER.replace(
+        "XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)",
+        "XS_torch, *rest, YS_torch = torch.Tensor(XS).to(device), XS, torch.Tensor(YS).to(device), "
+        "torch.Tensor(YS)",
+    )
+    assert starred != DEVICE_SUBSET_LOADER
+    assert "PP501" not in {rule for rule, _ in torch_findings(starred)}
+    both_moved = starred.replace("torch.Tensor(YS)\n", "torch.Tensor(YS).to(device)\n")
+    assert both_moved != starred
+    assert ("PP501", 23) not in torch_findings(both_moved)  # the name after the star is not read at all
+
+
+def test_a_loader_def_parameter_is_not_read_through_a_module_binding_of_its_name():
+    """Session 26 reread (`torch_data._no_workers`, proved end to end): a def parameter's own default is not
+    taken for the workers (`def make(workers=0)`: the caller may pass any number; the test loader with
+    `num_workers=workers` is an evaluation loader with workers, `medium`), but a module-level `workers = 0`
+    was read for the def's parameter `workers` (`def make(workers=4)`), so the test loader with four
+    workers stayed `high`. A parameter of the loader's def shadows the module's name."""
+    body = EVALUATION_WORKERS.split('device = torch.device("cuda")\n')[1].split("\n\n\ndef train")[0]
+    made = "\n".join(
+        "    " + line for line in body.replace("num_workers=4", "num_workers=workers").splitlines()
+    )
+    source = EVALUATION_WORKERS.replace(
+        body,
+        "workers = 0\n\n\ndef make(workers=4):\n    global trainloader, testloader, val_loader\n" + made,
+    )
+    assert source != EVALUATION_WORKERS
+    assert levels(source) == {("PP505", 12): "high", ("PP505", 14): "medium", ("PP505", 15): "high"}
+    own_default = source.replace("workers = 0\n\n\n", "").replace(
+        "def make(workers=4)", "def make(workers=0)"
+    )
+    assert levels(own_default)[("PP505", 11)] == "medium"
+    module_only = source.replace("def make(workers=4)", "def make()")
+    assert levels(module_only)[("PP505", 14)] == "high"
+
+
+RANK_SWITCH = """
+import torch
+
+model = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def run(loader, rank):
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        loss = ((model(x) - y) ** 2).mean()
+        if rank == 0:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def main(loader):
+    run(loader, 0)
+    run(loader, 1)
+"""
+
+
+def test_an_int_compared_to_a_process_index_parameter_is_no_mode():
+    """Session 26 reread (`torch_graph._mode_constant` accepts ints since torch-fix134, proved): `if rank ==
+    0:` on a parameter read as a mode, so `run(loader, 1)` drew PP503 as an evaluation pass. A process or
+    device index (`rank`, `local_rank`, `gpu`, `device_id`, `world_size`) names no train/eval mode; an int
+    on another parameter still does (MIDI-BERT's `iteration(data, mode)` under `if mode == 0:`, h44)."""
+    assert "PP503" not in {rule for rule, _ in torch_findings(RANK_SWITCH)}
+    local = RANK_SWITCH.replace("rank", "local_rank")
+    assert "PP503" not in {rule for rule, _ in torch_findings(local)}
+    mode = RANK_SWITCH.replace("rank", "mode")
+    assert [f for f in torch_findings(mode) if f[0] == "PP503"] == [("PP503", 20)]
+
+
+def test_a_switch_that_also_skips_the_forward_makes_no_evaluation_pass():
+    """A def whose forward lies in the same branch as its backward and step (`if mode == "train": loss =
+    ...; loss.backward()`) runs no model when the call switches the branch off: `run(loader, "val")` records
+    no graph, so no PP503 there; with the forward before the branch it does."""
+    inside = RANK_SWITCH.replace("rank", "mode").replace("mode == 0", 'mode == "train"')
+    inside = inside.replace("run(loader, 0)", 'run(loader, "train")').replace(
+        "run(loader, 1)", 'run(loader, "val")'
+    )
+    assert [f for f in torch_findings(inside) if f[0] == "PP503"] == [("PP503", 20)]
+    moved = inside.replace(
+        '        loss = ((model(x) - y) ** 2).mean()\n        if mode == "train":\n',
+        '        if mode == "train":\n            loss = ((model(x) - y) ** 2).mean()\n',
+    )
+    assert moved != inside
+    assert "PP503" not in {rule for rule, _ in torch_findings(moved)}
+
+
+IMPORTED_CLASS_IN_EVALUATION = """
+import torch
+from common.generators import UnchunkedGenerator
+
+
+def run_evaluation(model_pos, poses, cameras):
+    model_pos.eval()
+    for cam, pose in zip(cameras, poses):
+        gen = UnchunkedGenerator(cam, pose, pad=121)
+        for batch in gen.next_epoch():
+            print(batch.shape)
+"""
+
+
+def test_pp503_an_imported_class_called_in_an_evaluation_loop_is_no_forward():
+    """torch-fix142: PoseFormer's `UnchunkedGenerator(...)` (h46) and pytorch_xvectors'
+    `kaldi_python_io.Nnet3EgsReader(validArk)` (h43), PP503 `medium` read wrong: a CamelCase name imported
+    from another module (or taken from a module imported whole) makes an instance, no forward. The same
+    call of an imported lower-case model name still reports."""
+    assert "PP503" not in {rule for rule, _ in torch_findings(IMPORTED_CLASS_IN_EVALUATION)}
+    whole = IMPORTED_CLASS_IN_EVALUATION.replace(
+        "from common.generators import UnchunkedGenerator", "import generators"
+    ).replace("gen = UnchunkedGenerator(", "gen = generators.UnchunkedGenerator(")
+    assert "PP503" not in {rule for rule, _ in torch_findings(whole)}
+    model = IMPORTED_CLASS_IN_EVALUATION.replace("UnchunkedGenerator", "model_pos")
+    model = model.replace("from common.generators import model_pos\n", "")
+    assert ("PP503", 8) in torch_findings(model)
+
+
+VALIDATION_COMPREHENSION = """
+import torch
+
+
+def compute_log_p_x(model, x_mb):
+    y_mb, log_diag_j_mb = model(x_mb)
+    return y_mb.sum(-1) + log_diag_j_mb
+
+
+def train(model, optimizer, data_loader_train, data_loader_valid, epochs):
+    for epoch in range(epochs):
+        for (x_mb,) in data_loader_train:
+            loss = -compute_log_p_x(model, x_mb).mean()
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        validation_loss = -torch.stack(
+            [compute_log_p_x(model, x_mb).mean().detach() for x_mb, in data_loader_valid], -1
+        ).mean()
+        print(validation_loss.item())
+"""
+
+
+def test_pp503_a_validation_pass_written_as_a_comprehension_in_the_epoch_loop():
+    """torch-fix142: BNAF's `density_estimation.py` 214 (hold-out 47, listed, missed at every level) runs its
+    validation pass every epoch as a list comprehension over `data_loader_valid`, handing the model to a def
+    of the module, with no `.eval()` and the result detached after the forward: `medium`. Under
+    `torch.no_grad()`, over the training loader, or outside a loop holding the training steps: silent."""
+    assert levels_of(VALIDATION_COMPREHENSION, "PP503") == {18: "medium"}
+    guarded = VALIDATION_COMPREHENSION.replace(
+        "        validation_loss = -torch.stack(",
+        "        with torch.no_grad():\n            validation_loss = -torch.stack(",
+    )
+    assert levels_of(guarded, "PP503") == {}
+    training = VALIDATION_COMPREHENSION.replace(
+        "for x_mb, in data_loader_valid", "for x_mb, in data_loader_train"
+    )
+    assert levels_of(training, "PP503") == {}
+    direct = VALIDATION_COMPREHENSION.replace(
+        "compute_log_p_x(model, x_mb).mean().detach()", "model(x_mb)[0].detach()"
+    )
+    assert levels_of(direct, "PP503") == {18: "medium"}
+
+
+def levels_of(source: str, rule: str) -> dict[int, str]:
+    findings, skipped = check_source(source, "t.py")
+    assert not skipped, skipped
+    return {f.line: f.confidence for f in findings if f.rule == rule}

@@ -745,24 +745,36 @@ def _imports_torchio(index: ModuleIndex) -> bool:
 
 def _last_binding(name: str, call: ast.Call, index: ModuleIndex) -> tuple[ast.AST | None, int | None]:
     """The value the loader's def (or the module, for a loader outside defs) last assigns to `name` before the
-    loader, with the name's place in a tuple target (`a, b = f()`: 1 for `b`) or None for a plain target."""
+    loader, with the name's place in a tuple target (`a, b = f()`: 1 for `b`) or None for a plain target.
+    A name at or after a starred target (`a, *rest, b = ...`) has no place to pair by: its binding reads as
+    (None, None), unknown (session 26 reread: `b` was paired with the third value)."""
     function = call_function(index, call)
     found, at, where = None, None, (0, 0)
     for node in statements_in(function) if function is not None else _module_statements(index):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not _written_before(node, call):
             continue
         target = node.targets[0]
+        value = node.value
         if isinstance(target, ast.Name) and target.id == name:
             place = None
-        elif isinstance(target, ast.Tuple | ast.List) and name in [
-            getattr(e, "id", None) for e in target.elts
-        ]:
-            place = [getattr(e, "id", None) for e in target.elts].index(name)
+        elif isinstance(target, ast.Tuple | ast.List) and name in (
+            names := [_target_name(e) for e in target.elts]
+        ):
+            place = names.index(name)
+            if any(isinstance(e, ast.Starred) for e in target.elts[: place + 1]):
+                value, place = None, None
         else:
             continue
         if (node.lineno, node.col_offset) >= where:
-            found, at, where = node.value, place, (node.lineno, node.col_offset)
+            found, at, where = value, place, (node.lineno, node.col_offset)
     return found, at
+
+
+def _target_name(target: ast.AST) -> str | None:
+    """The name an item of a tuple target binds (`b` of `a, b`, `rest` of `a, *rest`), else None."""
+    if isinstance(target, ast.Starred):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _module_statements(index: ModuleIndex) -> list[ast.AST]:
@@ -1227,7 +1239,7 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
     training = handed = None
     for call, names in loaders:
         given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
-        if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
+        if not _main_process_only(given, workers):
             continue
         dataset = loader_dataset(call)
         if dataset is None or _held_in_memory(call, index, in_memory) or items_in_memory(call, index):
@@ -2625,13 +2637,31 @@ def _name_words(target: ast.AST) -> set[str]:
     return words | {w[: -len(s)] for w in words for s in _GLUED_SUFFIXES if w.endswith(s) and w != s}
 
 
-def _no_workers(workers: ast.AST, index: ModuleIndex) -> bool:
+def _no_workers(workers: ast.AST, call: ast.Call, index: ModuleIndex) -> bool:
     """`num_workers=0`, or a name the module binds only to 0 (`num_workers = 0` above
-    `DataLoader(..., num_workers=num_workers)`, hold-out 35's Coderx7 tutorial)."""
+    `DataLoader(..., num_workers=num_workers)`, hold-out 35's Coderx7 tutorial) that is no parameter of the
+    loader's def or of a def around it (session 26 reread: `def make(workers=4)` under a module-level
+    `workers = 0` was read as no workers; a parameter's own default is never read, the caller may pass any)."""
     if isinstance(workers, ast.Name):
+        function = call_function(index, call)
+        while function is not None:
+            if workers.id in parameter_names(function):
+                return False
+            function = index.function_parent.get(id(function))
         values = index.name_values.get(workers.id, [])
-        return bool(values) and all(isinstance(v, ast.Constant) and not v.value for v in values)
+        return bool(values) and all(_zero_workers(v) for v in values)
+    return _zero_workers(workers)
+
+
+def _zero_workers(workers: ast.AST | None) -> bool:
+    """A literal 0 (or `False`, `None`) for `num_workers`: the loader's main process loads every batch."""
     return isinstance(workers, ast.Constant) and not workers.value
+
+
+def _main_process_only(given: bool | None, workers: ast.AST | None) -> bool:
+    """`loader_argument`'s (given, value) for `num_workers` says no worker process: not given (the default
+    0) or a literal 0 (PP504's two passes; `given` None, a `**` dict it cannot read, is not)."""
+    return given is False or (given is True and _zero_workers(workers))
 
 
 def evaluation_loader_with_workers(call: ast.Call, index: ModuleIndex) -> bool:
@@ -2647,7 +2677,7 @@ def evaluation_loader_with_workers(call: ast.Call, index: ModuleIndex) -> bool:
     Under the 90% bar. The evaluation loaders without workers (55 of 58, 95%, 24 repositories) and the
     loaders not named for evaluation (173 of 181, 96%, 82 repositories) stay at `high`."""
     given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
-    if given is not True or _no_workers(workers, index):
+    if given is not True or _no_workers(workers, call, index):
         return False
     targets = next((names for site, names in _loader_sites(index) if site.node is call), [])
     words = set().union(*(_name_words(t) for t in targets)) if targets else set()
@@ -3439,7 +3469,7 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
     for name, loaders in returned_loaders(index).items():
         for call, where in loaders:
             given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
-            if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
+            if not _main_process_only(given, workers):
                 continue
             dataset = loader_dataset(call)
             if (

@@ -12,6 +12,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     class_chain,
+    import_of,
     iter_walk,
     names_in,
     none_tested,
@@ -99,6 +100,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
     yield from _graph_free_evaluations(index, fx)
+    yield from _comprehension_evaluations(index, fx)
     reported: set[int] = set()
     calls_eval = fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls))
     if calls_eval:
@@ -1275,32 +1277,45 @@ def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
     keeps the graph needed. The caller decides whether the pass trains or evaluates."""
     params = {a.arg for a in function.args.args}
     common, loop = None, None
+
+    def guards(node) -> set[tuple[str, str]]:
+        return {
+            switch
+            for up in fx.ancestors(node, function)
+            if isinstance(up, ast.If) and (switch := _switch(up, node, params)) is not None
+        }
+
     for site in fx.index.function_calls.get(id(function), []):
         if not site.loops or not is_step_call(site.node):
             continue
-        guards = {
-            switch
-            for up in fx.ancestors(site.node, function)
-            if isinstance(up, ast.If) and (switch := _switch(up, site.node, params)) is not None
-        }
-        common = guards if common is None else common & guards
+        common = guards(site.node) if common is None else common & guards(site.node)
         loop = loop or site.loops[-1]
     if not common:
         return {}
-    runs_model = any(
-        site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+    # a model call the switch skips as well runs nothing on the evaluation pass (`if mode == "train":`
+    # around the forward, the backward and the step): only a model call outside that branch counts
+    models = [
+        site
         for site in fx.index.function_calls.get(id(function), [])
-    ) or _loss_made_per_pass(function, loop, fx)
-    return {param: (loop, kind) for param, kind in common} if runs_model else {}
+        if site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+    ]
+    found = {}
+    for switch in common:
+        if any(switch not in guards(site.node) for site in models) or _loss_made_per_pass(
+            function, loop, fx, lambda node, switch=switch: switch in guards(node)
+        ):
+            found[switch[0]] = (loop, switch[1])
+    return found
 
 
-def _loss_made_per_pass(function, loop, fx) -> bool:
+def _loss_made_per_pass(function, loop, fx, skipped=lambda node: False) -> bool:
     """(torch-fix134) The loop backpropagates a name it binds on every pass to what a call returns (`loss,
     accuracy = self.loss_and_acc_for_batch(batch_data, epoch_num, train=train)`, then `if train:
     loss.backward()`): that call runs the forward, however deep, so a pass with training off still records
     its graph. AttributeModelling's `loss_and_acc_on_epoch(..., train=False)`, whose model call is one method
     further down in a subclass of another module (h44 utils/trainer.py 80, listed). Not when a def of the
-    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it)."""
+    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it),
+    nor for a binding `skipped` says the pass without training skips (it lies in the switched-off branch)."""
     roots = {
         root.id
         for site in fx.index.function_calls.get(id(function), [])
@@ -1314,6 +1329,7 @@ def _loss_made_per_pass(function, loop, fx) -> bool:
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
         and roots & {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+        and not skipped(node)
     ]
     if not made:
         return False
@@ -1722,7 +1738,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         if helper is not None and _helper_runs_without_grad(helper, fx):
             continue  # `_network_actions(policy, obs, legal)` opens no_grad around the policy it is given
-        if _constructs_own_class(call, fx.index):
+        if _constructs_own_class(call, fx.index) or _constructs_imported_class(call, fx.index):
             continue  # `NetworkOutput(policy_logits=..., value=...)`: a record of the module, no forward
         if helper is not None and _helper_backpropagates(helper, fx):
             continue  # `check_edit(smiles, text)` optimises a latent by backward: no_grad would break it
@@ -1842,6 +1858,33 @@ def _constructs_own_class(call: ast.Call, index: ModuleIndex) -> bool:
     runs no forward, whatever its name says (connect4-zero's `UniformEvaluator.evaluate`, hold-out 35, read
     wrong)."""
     return isinstance(call.func, ast.Name) and call.func.id in index.class_methods  # (its top-level classes)
+
+
+_CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*")
+
+
+def _constructs_imported_class(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix142) A CamelCase name imported from another module, called bare (`from common.generators
+    import UnchunkedGenerator`, never rebound in the module) or on a module imported whole
+    (`kaldi_python_io.Nnet3EgsReader(validArk)`): the call makes an instance and runs no forward, though
+    the name says generator or net. PoseFormer's `run_evaluation` (h46) and pytorch_xvectors'
+    `computeValidAccuracy` (h43), PP503 `medium`, read wrong."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return (
+            _CLASS_NAME.fullmatch(func.id) is not None
+            and func.id not in index.name_values
+            and import_of(func.id, index) is not None
+        )
+    return (
+        isinstance(func, ast.Attribute)
+        and _CLASS_NAME.fullmatch(func.attr) is not None
+        and isinstance(func.value, ast.Name)
+        and any(
+            isinstance(node, ast.Import) and any((a.asname or a.name) == func.value.id for a in node.names)
+            for node in index.imports
+        )
+    )
 
 
 def _helper_backpropagates(helper, fx) -> bool:
@@ -2062,7 +2105,76 @@ def _eval_pass_source(site, fx) -> str | None:
     if len(site.loops) < 2:
         return None
     inner = site.loops[-1]
-    source = getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
+    name = _split_name(
+        getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
+    )
+    if name is None:
+        return None
+    steps = {id(loop) for loop in fx.step_loops}
+    if id(inner) in steps or not any(
+        id(loop) in steps or _holds_step_loop(loop, inner, fx) for loop in site.loops[:-1]
+    ):
+        return None
+    return name
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _comprehension_evaluations(index: ModuleIndex, fx):
+    """(torch-fix142) PP503 `medium` at a model call in a comprehension over an evaluation split
+    (`[compute_log_p_x(model, x).mean().detach() for x, in data_loader_valid]`, `_EVAL_SPLIT`) in a loop
+    that holds a training loop (an epoch loop with its steps): the validation pass of every epoch, written
+    as a comprehension, which the loop passes (`site.loops`, statements only) do not see. The model is
+    called (`model(x)`, a model-named receiver) or handed to a def of the module that opens no no_grad
+    itself. Not under no_grad (a `with`, a decorator, or the def's callers), not when the comprehension
+    backpropagates. BNAF `density_estimation.py` 214 (hold-out 47, listed, missed at every level)."""
+    if not fx.step_loops:
+        return
+    over = {id(c): name for c in module_nodes(index) if (name := _evaluation_split(c)) is not None}
+    if not over:
+        return
+    steps = list(fx.step_loops)
+    done: set[int] = set()
+    for site in index.calls:
+        call = site.node
+        if not site.loops:
+            continue
+        comprehension = next(
+            (up for up in fx.ancestors(call, site.function) if isinstance(up, _COMPREHENSIONS)), None
+        )
+        if comprehension is None or id(comprehension) not in over or id(comprehension) in done:
+            continue
+        receiver = _comprehension_model(call, fx)
+        if receiver is None or not any(loop in steps or nests_loop(loop, steps) for loop in site.loops):
+            continue
+        if any(isinstance(n, ast.Call) and is_step_call(n) for n in walk(comprehension)):
+            continue
+        if fx.site_without_grad(site) or (
+            isinstance(site.function, FUNCTION_TYPES) and callers_disable_grad(site.function, index)
+        ):
+            continue
+        done.add(id(comprehension))
+        yield RawFinding(
+            "PP503",
+            call.lineno,
+            call.col_offset,
+            f"`{receiver}` runs in the comprehension over `{over[id(comprehension)]}` at line "
+            f"{comprehension.lineno}, inside a training loop, without torch.no_grad(): autograd records every "
+            "activation of the evaluation pass; build it under `with torch.no_grad():` (or inference_mode)",
+            confidence="medium",
+        )
+
+
+def _evaluation_split(node: ast.AST) -> str | None:
+    """The evaluation split a comprehension's first `for` runs over (`x for x, in data_loader_valid`,
+    `enumerate(test_loader)`), or None."""
+    return _split_name(node.generators[0].iter) if isinstance(node, _COMPREHENSIONS) else None
+
+
+def _split_name(source) -> str | None:
+    """The name of the evaluation split a loop or comprehension iterates (`test_loader`, `self.val_data`,
+    through `enumerate`/`tqdm`/`iter`), when a word of it is one (`_EVAL_SPLIT`); else None."""
     while (
         isinstance(source, ast.Call)
         and source.args
@@ -2072,12 +2184,25 @@ def _eval_pass_source(site, fx) -> str | None:
     name = source.attr if isinstance(source, ast.Attribute) else getattr(source, "id", None)
     if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
         return None
-    steps = {id(loop) for loop in fx.step_loops}
-    if id(inner) in steps or not any(
-        id(loop) in steps or _holds_step_loop(loop, inner, fx) for loop in site.loops[:-1]
-    ):
-        return None
     return name
+
+
+def _comprehension_model(call: ast.Call, fx) -> str | None:
+    """The model a call in a comprehension runs: its receiver when model-named (or a model of the module),
+    or a model-named argument handed to a def of the module that turns autograd off nowhere."""
+    receiver = model_called(call)
+    if receiver is not None and (receiver in fx.models or is_model_name(receiver)):
+        return receiver
+    helper = fx.index.module_functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if helper is None:
+        return None
+    handed = next(
+        (a.id for a in call.args if isinstance(a, ast.Name) and (a.id in fx.models or is_model_name(a.id))),
+        None,
+    )
+    if handed is None or any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in walk(helper)):
+        return None
+    return handed
 
 
 def _counted_over(loop: ast.While):
@@ -2656,10 +2781,7 @@ def _unbound_attributes(method, chain: list) -> set[str]:
 
 def _self_method(call: ast.Call, methods: dict):
     """The class's method a `self.name(...)` call runs, or None."""
-    func = call.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        return methods.get(func.attr)
-    return None
+    return methods.get(call.func.attr) if self_attribute(call.func) else None
 
 
 def _later_methods(index: ModuleIndex, methods: dict, own: list, line: int) -> list:
@@ -3188,9 +3310,22 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and _mode_constant(test.comparators[0].value)
+        and not (isinstance(test.comparators[0].value, int) and _INDEX_WORDS & _words(test.left.id))
     ):
         return test.left.id, _MODE_KIND + repr(test.comparators[0].value)
     return None
+
+
+# (session 26 reread) the words of a parameter that counts processes or devices (`rank`, `local_rank`, `gpu`,
+# `device_id`, `world_size`): `if rank == 0:` picks a process, not a train or evaluation mode
+_INDEX_WORDS = frozenset(
+    {"rank", "gpu", "gpus", "device", "cuda", "world", "node", "proc", "process", "worker"}
+)
+
+
+def _words(name: str) -> set[str]:
+    """The lower-case words of a snake_case or camelCase name (`local_rank` -> local, rank)."""
+    return {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
 
 
 def _mode_constant(value) -> bool:

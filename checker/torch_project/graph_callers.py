@@ -623,11 +623,17 @@ def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> se
     return dropped
 
 
+def _def_pattern(name: str) -> re.Pattern:
+    """`def name(` in a source text: the one spelling of the project-text searches below (`re` keeps the
+    compiled pattern)."""
+    return re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+
+
 def _project_defs(name: str, texts: dict[str, str], word: str = ""):
     """(index, def) for each method named `name` in the project's texts that define it (the caller's module
     too: a method of its own by that name, unguarded, may be the one called); with `word`, only in texts
     that hold it too (a `forward` taking the mode keyword)."""
-    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+    pattern = _def_pattern(name)
     for text in texts.values():
         if word not in text or name not in text or not pattern.search(text):
             continue  # (a substring test first: a regex over every text of the project costs)
@@ -647,7 +653,7 @@ def _guards_near_defs(name: str, texts: dict[str, str]) -> bool:
     """Every `def name(` of the project's texts has a no-grad word within a few lines of it (a decorator
     above, a `with` at the top of its body): without one no def is parsed (most `test` or `predict` methods
     guard nothing)."""
-    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+    pattern = _def_pattern(name)
     return all(
         any(w in text[max(0, m.start() - 200) : m.end() + 600] for w in _NO_GRAD_WORDS)
         for text in texts.values()
@@ -719,7 +725,7 @@ def _project_def_named(name: str, texts: dict[str, str], answers: dict) -> bool:
     """Some text of the project defines a function or method `name` (one answer per name in the pass)."""
     key = ("def", name)
     if key not in answers:
-        pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+        pattern = _def_pattern(name)
         answers[key] = any(name in text and pattern.search(text) for text in texts.values())
     return answers[key]
 
