@@ -4436,15 +4436,21 @@ register(
             "epoch it is wasted work, and a fresh optimizer also changes the training."
         ),
         example="""
+from losses import LabelSmoothingLoss
+
 for epoch in range(epochs):
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     for x, y in loader:
         optimizer.zero_grad()
+        criterion = LabelSmoothingLoss(0.1)
         criterion(model(x), y).backward()
         optimizer.step()
 """,
         instead="""
+from losses import LabelSmoothingLoss
+
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+criterion = LabelSmoothingLoss(0.1)
 for epoch in range(epochs):
     for x, y in loader:
         optimizer.zero_grad()
