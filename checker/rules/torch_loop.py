@@ -26,6 +26,7 @@ from checker.rules import Rule, register
 from checker.rules.keras import feeds_back, loop_targets
 from checker.rules.torch_common import (
     OPTIONS,
+    PARAMETER_LISTS,
     base_name,
     breaks_early,
     direct_calls,
@@ -2420,7 +2421,8 @@ _MODEL_CHORES = frozenset(
 )
 _NOT_TENSORS = frozenset(
     {"dim", "numel", "get_device", "data_ptr", "element_size", "is_contiguous", "items", "keys", "values"}
-    | {"parameters", "named_parameters", "children", "modules", "buffers", "state_dict"}
+    | {"children", "modules", "buffers", "state_dict"}
+    | PARAMETER_LISTS  # (session 26 reread: the one list of a model's weights' methods)
 )
 
 
@@ -3267,7 +3269,8 @@ def _host_sequence(node: ast.AST, index: ModuleIndex, loop) -> bool:
 
 # a module's methods: a `.cpu()` whose result is asked for one of these moved a model, not a tensor
 _MODULE_ONLY = frozenset(
-    {"state_dict", "load_state_dict", "parameters", "named_parameters", "modules", "named_modules"}
+    {"state_dict", "load_state_dict", "modules", "named_modules"}
+    | PARAMETER_LISTS
     | {"children", "buffers", "eval", "train", "apply", "zero_grad"}
 )
 
