@@ -15,6 +15,7 @@ from checker.module import (
     ModuleIndex,
     builtin_call,
     dotted_parts,
+    is_main_guard,
     iter_walk,
     names_in,
     parameter_names,
@@ -2640,7 +2641,7 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
     if not isinstance(function, FUNCTION_TYPES):
         return {}
     sites = facts(index).callers.get(id(function), [])
-    if not sites:
+    if not sites or _self_tested_loss(function, sites, index):
         return _loss_inputs(index, function) | outside_parameter_places(index).get(id(function), {})
     busy = facts(index).loop_cache("placing", None, set)
     if id(function) in busy:
@@ -2698,6 +2699,16 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
         return {a.arg: True for a in required[:2]}
     required = positional[1 : len(positional) - len(function.args.defaults)]
     return {a.arg: True for a in required[:2]}
+
+
+def _self_tested_loss(function, sites, index: ModuleIndex) -> bool:
+    """(torch-fix138) A loss def (`_loss_function`) whose only calls in its module sit in the module's
+    `if __name__ == "__main__":` block: a self-test on made-up (CPU) tensors, not the training step that hands
+    it the model's output (TasNet's `pit_criterion.py` ends with one, hold-out 41)."""
+    return _loss_function(function, index) and all(
+        site.function is None and any(is_main_guard(up) for up in facts(index).ancestors(site.node))
+        for site in sites
+    )
 
 
 def _loss_function(function, index: ModuleIndex) -> bool:

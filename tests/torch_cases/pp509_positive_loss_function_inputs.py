@@ -24,3 +24,10 @@ def reorder(source, perm):
         for c in range(C):
             out[b, c] = source[b, perm[b][c]]  # expect: PP509
     return out
+
+
+if __name__ == "__main__":
+    source = torch.randint(4, (2, 3, 32))
+    estimate = torch.randint(4, (2, 3, 32))
+    lengths = torch.LongTensor([32, 20])
+    print(cal_loss(source, estimate, lengths))
