@@ -9,7 +9,7 @@ def train(args, loader, model, optimizer, smoothing_loss):
     for i, batch in enumerate(loader):
         x = batch["x"].cuda(non_blocking=True)
         y = batch["y"].cuda(non_blocking=True)
-        if args.label_smooth:
+        if args.label_smooth:  # noqa: SIM108
             loss_fn = smoothing_loss
         else:
             loss_fn = nn.CrossEntropyLoss()  # expect: PP507 high

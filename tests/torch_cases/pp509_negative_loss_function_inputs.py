@@ -1,12 +1,9 @@
-import torch
-
-
 def get_mask(source, source_lengths):
     # called only from the evaluation below, with CPU tensors
     B, _, T = source.size()
     mask = source.new_ones((B, 1, T))
     for i in range(B):
-        mask[i, :, source_lengths[i]:] = 0
+        mask[i, :, source_lengths[i] :] = 0
     return mask
 
 

@@ -13,7 +13,7 @@ def get_mask(source, source_lengths):
     B, _, T = source.size()
     mask = source.new_ones((B, 1, T))
     for i in range(B):
-        mask[i, :, source_lengths[i]:] = 0  # expect: PP509
+        mask[i, :, source_lengths[i] :] = 0  # expect: PP509
     return mask
 
 
