@@ -5,7 +5,7 @@ from torch.optim import Adam
 
 def train(model, loader, device, epochs=10, lr=0.01):
     for _epoch in range(epochs):
-        optimizer = optim.SGD(model.parameters(), lr=lr, momentum=0.9)  # expect: PP507
+        optimizer = optim.SGD(model.parameters(), lr=lr, momentum=0.9)  # expect: PP507 low
         model.train()
         for x, y in loader:
             criterion = nn.CrossEntropyLoss()  # expect: PP507 high
@@ -17,7 +17,7 @@ def train(model, loader, device, epochs=10, lr=0.01):
 
 def finetune(net, batches):
     for x, y in batches:
-        opt = Adam(net.parameters())  # expect: PP507
+        opt = Adam(net.parameters())  # expect: PP507 low
         loss = nn.functional.mse_loss(net(x), y)
         loss.backward()
         opt.step()
