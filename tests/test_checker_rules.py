@@ -5250,6 +5250,8 @@ for x, y in dataset:
     other = np.asarray(y)
 """
     assert sure(src, "PP403") == [(14, "low")]
+    keras = src.replace("loss = train_step(x, y)", "loss = model.train_on_batch(x, y)")
+    assert sure(keras, "PP403") == []
 
 
 def test_pp302_a_class_whose_constructor_builds_the_model_made_per_iteration():

@@ -473,8 +473,13 @@ def _copy_words(call) -> str:
 
 def _step_result_names(body_owner, sites, index: ModuleIndex) -> set[str]:
     """Names `body_owner`'s body binds to the result of a training step it runs (`a, b, c =
-    self.train_step(...)`, `loss = train_step(x, y)`), outside nested loops."""
-    steps = {id(s.node) for s in sites if _is_training_step(s, index)}
+    self.train_step(...)`, `loss = train_step(x, y)`), outside nested loops. Keras' `train_on_batch` returns
+    NumPy values already: an `np.array` of them copies nothing from the device."""
+    steps = {
+        id(s.node)
+        for s in sites
+        if _is_training_step(s, index) and getattr(s.node.func, "attr", None) != "train_on_batch"
+    }
     names: set[str] = set()
     if not steps:
         return names
