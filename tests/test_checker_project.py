@@ -537,7 +537,7 @@ def test_a_class_whose_constructor_builds_a_model_made_per_iteration_is_pp302(tm
     trained (`describe()`), are silent."""
     assert _found(copied(tmp_path, "grid_owner"), "PP302") == [
         ("train_grid_search.ipynb", 2, "low"),
-        ("run_grid.py", 12, "low"),
+        ("run_grid.py", 11, "low"),
     ]
     assert _found(copied(tmp_path, "grid_owner_ok"), "PP302") == []
 
@@ -558,5 +558,5 @@ def test_a_batch_of_one_handed_to_a_plain_helper_that_predicts_it_is_pp301(tmp_p
     (`np.expand_dims(face, axis=0)`) and hands it over once per file: PP301 at the call, `low`. Stacking the
     faces and calling once is silent, and so is a module without TensorFlow handing a row of one to the same
     helper with a pickled forest (no Keras model's predict)."""
-    assert _found(copied(tmp_path, "face_helpers"), "PP301") == [("encode_faces.py", 17, "low")]
+    assert _found(copied(tmp_path, "face_helpers"), "PP301") == [("encode_faces.py", 16, "low")]
     assert _found(copied(tmp_path, "face_helpers_ok"), "PP301") == []
