@@ -30,6 +30,7 @@ from checker.datasets import (
 from checker.findings import Finding
 from checker.module import ModuleIndex, dotted_parts, import_of
 from checker.noqa import file_is_silenced, silenced_at
+from checker.notebook import NotebookError, code_cells
 from checker.project_files import import_word, import_words, module_file
 from checker.resolve import may_use_tensorflow
 from checker.rules import RULE_ERRORS, finding, rule_selected
@@ -119,6 +120,9 @@ class _Modules:
         self._indexes: dict[str, ModuleIndex | None] = {}
         self._facts: dict[str, ModuleFacts] = dict(facts or {})
         self._kept = kept or {}
+        # predictors of modules that import no TensorFlow and get the model from their caller (tf-fix52):
+        # their calls count only in a module using TensorFlow (an sklearn model's `predict` is no Keras one's)
+        self.handed_models: set = set()
 
     def _pipelines(self, path: str) -> PipelineFacts | None:
         facts = self._facts.get(path)
@@ -760,12 +764,12 @@ def calls_across_modules(
     if not wanted:
         return findings
     modules = _Modules(sources, facts, kept)
-    made = {(f.path, f.line, f.rule) for f in findings}
+    made = {(f.path, f.cell, f.line, f.rule) for f in findings}
     added: list[Finding] = []
     for files in projects:
         for found in _loop_calls_across(files, modules, wanted):
-            if (found.path, found.line, found.rule) not in made:
-                made.add((found.path, found.line, found.rule))
+            if (found.path, found.cell, found.line, found.rule) not in made:
+                made.add((found.path, found.cell, found.line, found.rule))
                 added.append(found)
     return findings + added
 
@@ -778,6 +782,8 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
         yield from _predicts_on_helpers_elsewhere(python, modules, set(files))
     if "PP302" in wanted:
         yield from _models_built_elsewhere(python, modules, set(files))
+        notebooks = [p for p in files if p.endswith(".ipynb") and not is_test_path(p)]
+        yield from _notebook_models_built_elsewhere(notebooks, modules, set(files))
     defs: dict[str, list[tuple[str, str, Predictor | Factory]]] = {}
     inside = set(files)
     for path in python:
@@ -818,6 +824,8 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 ):
                     continue
                 if rule == "PP301":
+                    if found in modules.handed_models and not index.resolver.uses_tensorflow:
+                        continue  # (a plain helper's model is TensorFlow's only where its caller uses it)
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
                     if raw is not None and _kept(modules.text(path), raw.line, rule):
                         yield finding(path, raw.line, raw.col, rule, raw.message, raw.confidence)
@@ -928,12 +936,32 @@ def _predictors_without_tensorflow(path: str, text: str, modules: _Modules, insi
     `_predicts_without_tensorflow` reads such modules; () for any other module."""
     if any(word in text for word in _TF_WORDS) or not _PREDICTS_ON_A_MODEL.search(text):
         return ()
-    if (index := modules.index(path)) is None or not _imports_tf_module(index, path, modules, inside):
+    if (index := modules.index(path)) is None:
         return ()
+    handed = not _imports_tf_module(index, path, modules, inside)
     try:
-        return tuple(per_sample_predictors(index, any_module=True).values())
+        found = tuple(per_sample_predictors(index, any_module=True).values())
     except RULE_ERRORS:
         return ()
+    if handed:
+        # (tf-fix52) a module of plain helpers, TensorFlow nowhere in its imports: only a def that predicts
+        # what it is given with the model it is given (`def calc_128_vec1(model, img): pre =
+        # model.predict(img)`, reading 36's MobileFaceNet `utils.py`), whose caller's batch of one and model
+        # the project pass reads at the call
+        found = tuple(p for p in found if not p.makes and _predicts_with_given_model(p, index))
+        modules.handed_models.update(found)
+    return found
+
+
+def _predicts_with_given_model(predictor, index: ModuleIndex) -> bool:
+    """The predictor's def predicts on a receiver that is one of its own parameters (`model.predict(img)` in
+    `def calc_128_vec1(model, img)`)."""
+    if predictor.owner is None:
+        function = index.module_functions.get(predictor.name)
+    else:
+        function = index.class_methods.get(predictor.owner, {}).get(predictor.name)
+    receiver = predictor.call.rsplit(".", 1)[0]
+    return function is not None and hasattr(function, "args") and receiver in _parameters(function)
 
 
 def _imports_tf_module(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> bool:
@@ -1058,17 +1086,100 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
     times for each of three split ratios, 30 models in one graph, and imports no TensorFlow itself)."""
     from checker.rules.keras import models_built_in_loops
 
+    # (tf-fix52) and classes whose constructor keeps a Keras model it builds (`keras_model_owners`), whose
+    # instances a loop makes and trains (`architecture = Architecture(...)`, `architecture.train_model()`)
+    owners: set[str] = set()
+
     yield from _on_project_models(
         python,
         modules,
         inside,
-        ("PP302", ("fit", "train_on_batch", "evaluate", "predict")),
+        ("PP302", ("fit", "train", "evaluate", "predict")),
         lambda index: bool(index.loops),
-        lambda index, builders: ((raw, "low") for raw in models_built_in_loops(index, builders)),
+        lambda index, builders: (
+            (raw, "low") for raw in models_built_in_loops(index, builders, frozenset(owners))
+        ),
+        lambda other: _model_makers(other, owners),
     )
 
 
-def _on_project_models(python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged):
+def _model_makers(other: ModuleIndex, owners: set[str]) -> frozenset[str]:
+    """What another module builds Keras models with: its defs and classes returning or subclassing one
+    (`keras_model_builders`), and (tf-fix52) the classes whose constructor keeps one it builds
+    (`keras_model_owners`, also added to `owners`)."""
+    from checker.rules.keras import keras_model_builders, keras_model_owners
+
+    found = keras_model_owners(other)
+    owners.update(found)
+    return keras_model_builders(other) | found
+
+
+def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, inside: set[str]):
+    """PP302 (low) in a notebook of the project, read as the per-module pass reads it (its code cells joined),
+    where a loop builds a Keras model with a def or class of a `.py` module of the project
+    (`_project_model_builders`, `_model_makers`): tf-fix52, reading 36's `train_grid_search.ipynb` makes an
+    `Architecture(...)` of `deepvideoclassification/architectures.py` per experiment of a grid and trains
+    it. Findings name their cell and the line in it, as the per-module pass's do."""
+    if not notebooks or not any(
+        may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")
+    ):
+        return
+    for path in notebooks:
+        yield from _notebook_models(path, modules, inside)
+
+
+def _notebook_models(path: str, modules: _Modules, inside: set[str]):
+    """`_notebook_models_built_elsewhere` in one notebook."""
+    from checker.rules.keras import models_built_in_loops
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            raw_text = handle.read()
+    except OSError:
+        return
+    if "import" not in raw_text or not any(word in raw_text for word in ("fit", "train")):
+        return
+    try:
+        cells = code_cells(raw_text)
+        index = ModuleIndex.build(ast.parse("\n".join(source for _, source in cells)))
+    except (NotebookError, SyntaxError, ValueError, RecursionError):
+        return
+    if not index.loops:
+        return
+    owners: set[str] = set()
+    builders = _project_model_builders(index, path, modules, inside, lambda o: _model_makers(o, owners))
+    if not builders:
+        return
+    starts, line = [], 1
+    for number, source in cells:
+        starts.append((line, number, source))
+        line += source.count("\n") + 1
+    try:
+        raws = list(models_built_in_loops(index, builders, frozenset(owners)))
+    except RULE_ERRORS:
+        return
+    for raw in raws:
+        cell, at, source = _cell_place(starts, raw.line)
+        if not _kept(source, at, "PP302"):
+            continue
+        message = _CELL_LINE.sub(
+            lambda m: "cell {} line {}".format(*_cell_place(starts, int(m.group(1)))[:2]), raw.message
+        )
+        yield finding(path, at, raw.col, "PP302", message, "low", cell=cell)
+
+
+def _cell_place(starts: list[tuple[int, int, str]], at: int) -> tuple[int, int, str]:
+    """(cell, line in it, its source) of a line of the joined cells (`starts`: first line, cell, source)."""
+    start, number, source = max((s for s in starts if s[0] <= at), key=lambda s: s[0])
+    return number, at - start + 1, source
+
+
+_CELL_LINE = re.compile(r"\bline (\d+)")
+
+
+def _on_project_models(
+    python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged, made_by=None
+):
     """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
     module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
     as `judged(index, builders)` yields them, each with its level. A module is parsed only when its text
@@ -1088,7 +1199,7 @@ def _on_project_models(python: list[str], modules: _Modules, inside: set[str], s
             continue
         if (index := modules.index(path)) is None or not wanted(index):
             continue
-        builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
+        builders = _project_model_builders(index, path, modules, inside, made_by or keras_model_builders)
         if not builders:
             continue
         try:

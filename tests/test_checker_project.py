@@ -527,3 +527,36 @@ def test_tf_passes_reuse_the_kept_index_of_each_module(tmp_path, monkeypatch):
     run = folder / "run.py"
     run.write_text("!pip install pandas\n" + run.read_text())
     assert _found(folder, "PP302") == []  # (the project passes cannot parse run.py as written)
+
+
+def test_a_class_whose_constructor_builds_a_model_made_per_iteration_is_pp302(tmp_path):
+    """tf-fix52, reading 36's grid search: `Architecture.__init__` (nets/architectures.py) builds a Keras
+    `Sequential` and keeps it on `self.model`; run_grid.py (and the notebook) makes an `Architecture` for every point of the
+    grid and calls its `train_model()`. PP302 at the construction, `low` (the rule's level), as for a def
+    returning the model. A class that keeps a model handed in, and one built per iteration but never
+    trained (`describe()`), are silent."""
+    assert _found(copied(tmp_path, "grid_owner"), "PP302") == [
+        ("train_grid_search.ipynb", 2, "low"),
+        ("run_grid.py", 11, "low"),
+    ]
+    assert _found(copied(tmp_path, "grid_owner_ok"), "PP302") == []
+
+
+def test_a_notebook_building_a_model_of_another_module_per_iteration_names_its_cell(tmp_path):
+    """tf-fix52: the notebook of `grid_owner` (reading 36's `train_grid_search.ipynb` shape, importing the
+    class after `sys.path.append('..')`) is read by the project pass as the per-module pass reads it, its code
+    cells joined; the finding names the cell (5, the markdown cell counted) and the loop's line in it."""
+    findings, _, _ = check_paths([str(copied(tmp_path, "grid_owner"))])
+    found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
+    assert [(f.cell, f.line) for f in found] == [(5, 2)]
+    assert "loop at cell 5 line 1" in found[0].message
+
+
+def test_a_batch_of_one_handed_to_a_plain_helper_that_predicts_it_is_pp301(tmp_path):
+    """tf-fix52, reading 36's MobileFaceNet: `utils.py` imports no TensorFlow; its `calc_128_vec(model, img)`
+    predicts `img` with the `model` it is given. encode_faces.py (TensorFlow) makes each face a batch of one
+    (`np.expand_dims(face, axis=0)`) and hands it over once per file: PP301 at the call, `low`. Stacking the
+    faces and calling once is silent, and so is a module without TensorFlow handing a row of one to the same
+    helper with a pickled forest (no Keras model's predict)."""
+    assert _found(copied(tmp_path, "face_helpers"), "PP301") == [("encode_faces.py", 16, "low")]
+    assert _found(copied(tmp_path, "face_helpers_ok"), "PP301") == []

@@ -5187,3 +5187,122 @@ def test_pp202_a_python_callback_running_opencv_is_a_map_threads_help():
     )
     numpy_only = numpy_only.replace("cv2.GaussianBlur(im, (5, 5), 0)", "np.flip(im, 1)")
     assert sure(numpy_only, "PP202") == []
+
+
+# ---------------------------------------------------------------- tf-fix52 (reading 36)
+
+
+def test_pp403_np_array_of_a_step_result_in_a_method_an_instance_loop_runs():
+    """Reading 36's StyleGAN: the `__main__` `while` loop calls `model.train()` on the one instance of
+    `StyleGAN`; `train` runs the @tf.function `train_step` and copies its result to the host with
+    `np.array(c)` every step, as `.numpy()` does. A `np.array` of a host list is no copy of the step's
+    result, and a receiver bound to two classes is not followed."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+class StyleGAN(object):
+    def __init__(self, steps=1):
+        self.steps = steps
+        self.gp_weight = np.array([10.0] * 16).astype("float32")
+
+    def train(self):
+        a, b, c = self.train_step(np.random.normal(size=(16, 64)), self.gp_weight)
+        new_weight = 5 / (np.array(c) + 1e-7)
+        self.gp_weight = self.gp_weight[0] * 0.9 + 0.1 * new_weight
+        self.steps = self.steps + 1
+
+    @tf.function
+    def train_step(self, images, gp_weights):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(images) * gp_weights[0]
+        return loss, loss, loss
+
+if __name__ == "__main__":
+    model = StyleGAN()
+    while model.steps <= 1000001:
+        model.train()
+"""
+    assert sure(src, "PP403") == [(12, "low")]
+    host = src.replace("np.array(c)", "np.array(history)").replace(
+        "        new_weight", "        history = [1.0]\n        new_weight"
+    )
+    assert sure(host, "PP403") == []
+    two = src.replace("    model = StyleGAN()", "    model = StyleGAN() if steps else Other()")
+    assert sure(two, "PP403") == []
+
+
+def test_pp403_np_asarray_of_a_step_result_in_the_loop():
+    src = """
+import numpy as np
+import tensorflow as tf
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(x - y)
+    return loss
+
+losses = []
+for x, y in dataset:
+    loss = train_step(x, y)
+    losses.append(np.asarray(loss))
+    other = np.asarray(y)
+"""
+    assert sure(src, "PP403") == [(14, "low")]
+    keras = src.replace("loss = train_step(x, y)", "loss = model.train_on_batch(x, y)")
+    assert sure(keras, "PP403") == []
+
+
+def test_pp302_a_class_whose_constructor_builds_the_model_made_per_iteration():
+    """tf-fix52: `Architecture.__init__` keeps the `Sequential` it builds on `self.model`; the loop makes one
+    per setting and calls `train_model()`. A constructor keeping a model handed in is silent."""
+    src = """
+import numpy as np
+from keras.models import Sequential
+from keras.layers import Dense
+
+class Architecture(object):
+    def __init__(self, layer_size):
+        model = Sequential()
+        model.add(Dense(layer_size, activation="relu"))
+        self.model = model
+
+    def train_model(self, x, y):
+        self.model.compile(optimizer="adam", loss="mse")
+        self.model.fit(x, y, epochs=5)
+
+for size in np.arange(16, 1024, 16):
+    architecture = Architecture(size)
+    architecture.train_model(x, y)
+"""
+    assert sure(src, "PP302") == [(17, "low")]
+    handed = src.replace("model = Sequential()", "model = layer_size").replace(
+        "Architecture(size)", "Architecture(base)"
+    )
+    assert sure(handed, "PP302") == []
+
+
+def test_pp301_a_session_fed_a_list_of_one_tile_per_iteration():
+    """Reading 36's EDSR: `sess.run(self.out, feed_dict={self.input: [x[i*s:(i+1)*s, j*s:(j+1)*s]]})` for
+    every tile: the session makes the one-item list a batch of one, as `np.expand_dims(tile, 0)`. A list of
+    one constant (`{keep_prob: [1.0]}`) is no sample, and a loop that trains on each sample is left alone."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+class EDSR(object):
+    def predict(self, x):
+        s = self.img_size
+        out = np.zeros([x.shape[0] * 2, x.shape[1] * 2, 3])
+        for i in range(x.shape[0] // s):
+            for j in range(x.shape[1] // s):
+                tmp = self.sess.run(self.out, feed_dict={self.input: [x[i * s:(i + 1) * s, j * s:(j + 1) * s]]})[0]
+                out[i * 2 * s:(i + 1) * 2 * s, j * 2 * s:(j + 1) * 2 * s] = tmp
+        return out
+"""
+    assert [level for _, level in sure(src, "PP301")] == ["high"]
+    constant = src.replace("{self.input: [x[i * s:(i + 1) * s, j * s:(j + 1) * s]]}", "{self.keep: [1.0]}")
+    assert sure(constant, "PP301") == []
+    trains = src.replace("self.sess.run(self.out,", "self.sess.run([self.out, self.train_op],")
+    assert sure(trains, "PP301") == []

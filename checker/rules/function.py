@@ -10,6 +10,7 @@ from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, import_o
 from checker.rules import Rule, register
 from checker.rules.common import cache_guarded, few_iterations, first_report, per_device_loop, runs_per_call
 from checker.rules.data import dataset_flow
+from checker.rules.keras import instance_method
 
 TF_FUNCTION = "tensorflow.function"
 
@@ -437,11 +438,58 @@ def _printed(call, root) -> bool:
     return False
 
 
-def _numpy_calls(body_owner, sites):
+_HOST_COPIES = frozenset({"numpy.array", "numpy.asarray"})
+
+
+def _host_copy(call, results: set[str], index: ModuleIndex) -> bool:
+    """`.numpy()`, or (tf-fix52, reading 36's StyleGAN) `np.array(c)` / `np.asarray(c)` of a name the body
+    binds to a training step's result: a host copy of a tensor as `.numpy()` is."""
+    if _is_numpy_call(call):
+        return True
+    return (
+        len(call.args) == 1
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id in results
+        and index.resolver.call_name(call) in _HOST_COPIES
+    )
+
+
+def _numpy_calls(body_owner, sites, index: ModuleIndex | None = None):
+    results = _step_result_names(body_owner, sites, index) if index is not None else set()
     for site in sites:
         call = site.node
-        if _is_numpy_call(call) and not _guarded(call, body_owner) and not _printed(call, body_owner):
+        if (
+            _host_copy(call, results, index)
+            and not _guarded(call, body_owner)
+            and not _printed(call, body_owner)
+        ):
             yield call
+
+
+def _copy_words(call) -> str:
+    """How a message names the host copy: `.numpy()`, or `np.array(c)` as written."""
+    return "`.numpy()`" if _is_numpy_call(call) else f"`{ast.unparse(call)}`"
+
+
+def _step_result_names(body_owner, sites, index: ModuleIndex) -> set[str]:
+    """Names `body_owner`'s body binds to the result of a training step it runs (`a, b, c =
+    self.train_step(...)`, `loss = train_step(x, y)`), outside nested loops. Keras' `train_on_batch` returns
+    NumPy values already: an `np.array` of them copies nothing from the device."""
+    steps = {
+        id(s.node)
+        for s in sites
+        if _is_training_step(s, index) and getattr(s.node.func, "attr", None) != "train_on_batch"
+    }
+    names: set[str] = set()
+    if not steps:
+        return names
+    for stmt in body_owner.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign) and id(node.value) in steps:
+                for target in node.targets:
+                    elts = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+                    names |= {t.id for t in elts if isinstance(t, ast.Name)}
+    return names
 
 
 # Helpers the training loop calls that may run its step: `train_step(...)`, and (tf-fix30, reading 21's seq2seq
@@ -463,6 +511,16 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             and not _is_tf_function_def(h, index)
             and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
         ]
+        # (tf-fix52) `while model.GAN.steps <= n: model.train()`, `model = StyleGAN(...)`: a method of the
+        # one class the module binds the receiver to, as a module def is
+        helpers += [
+            (s, h)
+            for s in direct
+            if index.helper_of(s.node, s.function) is None
+            and (h := instance_method(s.node, index)) is not None
+            and not _is_tf_function_def(h, index)
+            and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
+        ]
         if not steps and not helpers:
             continue
         if _needs_host_values(loop):
@@ -472,20 +530,25 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             "copies to the host; keep metrics as tensors (tf.keras.metrics) and read them every N steps"
         )
         if steps:
-            for call in _numpy_calls(loop, direct):
-                if first_report(reported, call):
-                    yield RawFinding("PP403", call.lineno, call.col_offset, message)
-        for site, helper in helpers:
-            own = [c for c in index.function_calls.get(id(helper), []) if not c.loops]
-            if not any(_is_training_step(c, index) for c in own) or _needs_host_values(helper):
-                continue
-            for call in _numpy_calls(helper, own):
+            for call in _numpy_calls(loop, direct, index):
                 if first_report(reported, call):
                     yield RawFinding(
                         "PP403",
                         call.lineno,
                         call.col_offset,
-                        f"`{helper.name}` runs `.numpy()` on every step of the training loop at line "
+                        message.replace("`.numpy()`", _copy_words(call), 1),
+                    )
+        for site, helper in helpers:
+            own = [c for c in index.function_calls.get(id(helper), []) if not c.loops]
+            if not any(_is_training_step(c, index) for c in own) or _needs_host_values(helper):
+                continue
+            for call in _numpy_calls(helper, own, index):
+                if first_report(reported, call):
+                    yield RawFinding(
+                        "PP403",
+                        call.lineno,
+                        call.col_offset,
+                        f"`{helper.name}` runs {_copy_words(call)} on every step of the training loop at line "
                         f"{loop.lineno} (called at line {site.node.lineno}): it waits for the device and copies "
                         "to the host; return tensors and read them every N steps",
                     )
@@ -590,7 +653,9 @@ register(
             "`.numpy()` called unconditionally in the body of a loop that runs a training step (a GradientTape, "
             "apply_gradients, train_on_batch, minimize, or a @tf.function whose name has 'train'), or in a "
             "helper named for a step or for training (`train_step`, `train`) that the loop calls and that runs "
-            "the step itself."
+            "the step itself. Since tf-fix52 also `np.array(x)`/`np.asarray(x)` of a name bound to a training "
+            "step's result, and a `*step*`/`*train*` method of the one class the module binds the loop's "
+            "receiver to (`model.train()`)."
         ),
         why=(
             "`.numpy()` blocks until the device has finished the step and copies the value to host memory; "

@@ -732,6 +732,44 @@ def keras_model_builders(index: ModuleIndex) -> frozenset[str]:
     return index._model_builders
 
 
+def keras_model_owners(index: ModuleIndex) -> frozenset[str]:
+    """Names of the module's top-level classes whose constructor builds a Keras model and keeps it on the
+    instance (`model = Sequential()` ... `self.model = model` in `__init__`, or `self.model =
+    Model(inputs, outputs)`): each instance holds a new model, as each call of a def returning one does
+    (tf-fix52: reading 36's `Architecture(...)` made and trained per experiment of a grid search)."""
+    if getattr(index, "_model_owners", None) is None:
+        found = set()
+        for stmt in index.tree.body:
+            if not isinstance(stmt, ast.ClassDef):
+                continue
+            init = index.class_methods.get(stmt.name, {}).get("__init__")
+            if init is not None and _keeps_built_model(init, index):
+                found.add(stmt.name)
+        index._model_owners = frozenset(found)
+    return index._model_owners
+
+
+def _keeps_built_model(init, index: ModuleIndex) -> bool:
+    """`init` binds `self.attr` to a Keras model it builds itself (a `Sequential`/`Model` call, as written or
+    through a name it bound to one)."""
+    built: set[str] = set()
+    kept: list[ast.AST] = []
+    for node in _own_nodes(init.body):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        builds = isinstance(node.value, ast.Call) and index.resolver.call_name(node.value) in _MODEL_BUILDERS
+        if isinstance(target, ast.Name) and builds:
+            built.add(target.id)
+        elif isinstance(target, ast.Attribute) and getattr(target.value, "id", None) == "self":
+            kept.append(node.value)
+    return any(
+        (isinstance(v, ast.Call) and index.resolver.call_name(v) in _MODEL_BUILDERS)
+        or (isinstance(v, ast.Name) and v.id in built)
+        for v in kept
+    )
+
+
 def _returns_built_model(ret: ast.Return, function, index: ModuleIndex) -> bool:
     value = ret.value
     if isinstance(value, ast.Name):
@@ -1064,7 +1102,7 @@ def _session_runs_in_loops(index: ModuleIndex):
         if _feeds_own_output(site, values) or any(_fed_back(site, value, index) for value in values):
             continue  # a recurrent state or the last output fed in again (video inpainting, decoding)
         for value in values:
-            judged = _one_sample_per_iteration(site, value, index)
+            judged = _one_sample_per_iteration(site, _listed_sample(value), index)
             if judged is None:
                 continue
             loop, _, confidence = judged
@@ -1078,6 +1116,20 @@ def _session_runs_in_loops(index: ModuleIndex):
                 confidence=confidence,
             )
             break
+
+
+def _listed_sample(value: ast.AST) -> ast.AST:
+    """A feed value that is a list literal of one array expression (`{self.input: [x[i*s:(i+1)*s,
+    j*s:(j+1)*s]]}`), read as that expression with a batch axis put in front (`x[...][None]`), which is what
+    the session makes of it: a batch of one (tf-fix52: reading 36's EDSR tiles an image and runs each tile
+    so). A list of one constant, of a list or of a starred item is left as written. Only for session feeds:
+    a Keras `predict([x])` reads the list as the model's inputs, not as a batch."""
+    if not (isinstance(value, ast.List) and len(value.elts) == 1):
+        return value
+    item = value.elts[0]
+    if not isinstance(item, ast.Name | ast.Subscript | ast.Attribute | ast.Call):
+        return value
+    return ast.copy_location(ast.Subscript(value=item, slice=ast.Constant(None), ctx=ast.Load()), value)
 
 
 def _trains_on_its_samples(site, index: ModuleIndex) -> bool:
@@ -1315,6 +1367,11 @@ def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
         return None
     owner = instance_class(func.value, index)
     return None if owner is None else index.class_methods.get(owner, {}).get(func.attr)
+
+
+def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+    """`_instance_method` for the other rule modules (tf-fix52: PP403 follows `model.train()` in a loop)."""
+    return _instance_method(call, index)
 
 
 def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
@@ -2031,23 +2088,24 @@ def check_model_in_loop(index: ModuleIndex):
     yield from models_built_in_loops(index)
 
 
-def models_built_in_loops(index: ModuleIndex, builders=frozenset()):
+def models_built_in_loops(index: ModuleIndex, builders=frozenset(), owners_elsewhere=frozenset()):
     """PP302's findings in the module; with `builders`, also on calls of those names (defs and classes of
     other modules of the project that build and return a Keras model, the project pass's: tf-fix50, reading
     33's `from wide_cnn import *` then `model = Wide_CNN(...)` per round)."""
     reported: set[tuple[int, int]] = set()
+    owners = keras_model_owners(index) | {name for name in builders if name in owners_elsewhere}
     for loop, reached in loops_keeping_the_graph(index):
         if isinstance(loop, COMPREHENSION_TYPES) or _few_models(loop, index):
             continue
         if not any(
             isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
             for site, _ in reached
-        ):
+        ) and not _trains_owned_model(loop, reached, owners):
             continue
         for site, via in reached:
             name = index.resolver.call_name(site.node)
             func = site.node.func
-            if isinstance(func, ast.Name) and func.id in builders:
+            if isinstance(func, ast.Name) and (func.id in builders or func.id in owners):
                 name = f".{func.id}"  # (the message names what is after the last dot)
             elif name not in _MODEL_BUILDERS:
                 continue
@@ -2062,6 +2120,31 @@ def models_built_in_loops(index: ModuleIndex, builders=frozenset()):
                 f"a Keras model (`{name.rsplit('.', 1)[1]}`) is built on every iteration of the loop at line "
                 f"{loop.lineno}{where} without keras.backend.clear_session(); Keras' global state grows each time",
             )
+
+
+def _trains_owned_model(loop, reached, owners) -> bool:
+    """(tf-fix52) The loop calls a method named for training (`train...`, `fit...`) on a name it binds to an
+    instance of a class whose constructor builds a Keras model (`architecture = Architecture(...)` then
+    `architecture.train_model()`): it trains the model that instance holds."""
+    if not owners:
+        return False
+    made = {
+        t.id
+        for node in _own_nodes(getattr(loop, "body", []))
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id in owners
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    return any(
+        isinstance(func := site.node.func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in made
+        and func.attr.lower().startswith(("train", "fit"))
+        for site, _ in reached
+    )
 
 
 _FEW_MODELS = 10
@@ -2221,7 +2304,9 @@ register(
         summary=(
             "A Keras model built or loaded (Sequential, Model, load_model, clone_model, model_from_json, "
             "directly or in a helper) in a loop that trains or predicts, with no clear_session / "
-            "reset_default_graph in the loop."
+            "reset_default_graph in the loop; since tf-fix52 also an instance of a class whose __init__ "
+            "builds a Keras model and keeps it on self, made in a loop that calls a train.../fit... method "
+            "on it."
         ),
         why=(
             "Keras keeps global state (the graph in TF1, layer-name counters and caches in TF2) for every model "
