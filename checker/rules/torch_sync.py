@@ -4561,10 +4561,16 @@ def _input_read(call: ast.Call, function) -> bool:
     """`pos.sum().item()` with `pos` made from the forward's inputs: a method read of a tensor the call is
     given, not of a setting (`rainfall_to_pixel(self._thresholds).tolist()`) or a number (`float(self.n)`)."""
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int") and len(call.args) == 1:
-        # (torch-fix144) `float((labels >= 0).sum())`: a count made from the inputs (the active-passive
-        # losses' `NLNL.forward`, hold-out 47), not of a bare name (`float(self.n)`, `float(k)`)
+        # (torch-fix144) `float((labels >= 0).sum())`: a count of the inputs that pass a test (the active-
+        # passive losses' `NLNL.forward`, hold-out 47); not a bare name (`float(self.n)`), nor a length
+        # shapes need (`int(lengths.max())`)
         read = call.args[0]
-        return isinstance(read, ast.Call) and bool(names_in(read) & _from_parameters(function))
+        return (
+            isinstance(read, ast.Call)
+            and method_name(read) == "sum"
+            and any(isinstance(n, ast.Compare) for n in ast.walk(read.func.value))
+            and bool(names_in(read) & _from_parameters(function))
+        )
     if not (method_name(call) in _SYNC_METHODS and not call.args):
         return False
     return bool(names_in(call.func.value) & _from_parameters(function))
