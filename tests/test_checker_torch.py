@@ -4317,3 +4317,73 @@ def levels_of(source: str, rule: str) -> dict[int, str]:
     findings, skipped = check_source(source, "t.py")
     assert not skipped, skipped
     return {f.line: f.confidence for f in findings if f.rule == rule}
+
+
+STORED_LOSSES_FORMATTED = """\
+import torch
+
+
+def train(model, loader, optimizer, loss_fn):
+    model.cuda()
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        losses = {}
+        loss = loss_fn(model(x), y)
+        losses["ce"] = loss
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        msg = ""
+        for k, v in losses.items():
+            msg += ",{}={:.5f}".format(k, v)
+        print(msg)
+"""
+
+
+def test_pp501_losses_stored_in_a_dict_and_formatted_over_its_items_every_step():
+    """torch-fix144 (hold-out 47's LRW lip-reading model, `main_visual.py` 246): the step stores its loss in
+    a dict (`loss['CE V'] = loss_bp`) and formats each value over `.items()` into the log line every step;
+    the inner loop's `'{:.5f}'.format(k, v)` reads the GPU. A dict of numbers (`.item()` stored) is not a
+    read of the inner loop, and a format under a step-count `if` is not every step."""
+    found = torch_findings(STORED_LOSSES_FORMATTED)
+    assert ("PP501", 16) in found
+    numbers = STORED_LOSSES_FORMATTED.replace('losses["ce"] = loss\n', 'losses["ce"] = loss.item()\n')
+    assert ("PP501", 16) not in torch_findings(numbers)
+    logged = STORED_LOSSES_FORMATTED.replace(
+        "        for k, v in losses.items():\n            msg",
+        "        if step % 100 == 0:\n          for k, v in losses.items():\n            msg",
+    )
+    assert logged != STORED_LOSSES_FORMATTED
+    assert ("PP501", 17) not in torch_findings(logged)
+
+
+COUNTS_IN_A_HELD_LOSS_FORWARD = """\
+import torch
+import torch.nn as nn
+
+
+class NLNL(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+        self.criterion = nn.CrossEntropyLoss()
+
+    def forward(self, pred, labels):
+        loss = self.criterion(pred, labels) * float((labels >= 0).sum())
+        return loss / float(self.n)
+"""
+
+
+def test_pp501_a_count_in_the_forward_of_a_class_that_runs_a_held_nn_loss():
+    """torch-fix144 (hold-out 47's active-passive losses, `NLNL.forward`'s `float((labels >= 0).sum())` at
+    `loss.py` 306): a class whose `__init__` holds a `torch.nn` loss (`self.criterion = nn.CrossEntropyLoss()`)
+    and whose `forward` runs it is a loss, whatever its name, so a count made from its inputs is a read on
+    every training step (medium: its caller is out of sight). `float(self.n)` of a setting is not; a class
+    with a layer of its own is a model, not a loss."""
+    assert levels_of(COUNTS_IN_A_HELD_LOSS_FORWARD, "PP501") == {12: "medium"}
+    setting = COUNTS_IN_A_HELD_LOSS_FORWARD.replace("float((labels >= 0).sum())", "2.0")
+    assert levels_of(setting, "PP501") == {}
+    model = COUNTS_IN_A_HELD_LOSS_FORWARD.replace(
+        "        self.n = n\n", "        self.n = n\n        self.fc = nn.Linear(4, 4)\n"
+    )
+    assert levels_of(model, "PP501") == {}

@@ -1300,3 +1300,52 @@ def test_float_of_a_loss_is_a_read_unless_the_def_needs_the_number():
     stepping = "def step(self, closure):\n    orig_loss = closure()\n    loss = float(orig_loss)\n"
     assert reads(stepping) == [True]
     assert reads(stepping + "    if abs(loss - self.prev) < 1e-9:\n        return loss\n") == [False]
+
+
+SETTINGS_DEVICE = """\
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+"""
+
+SETTINGS_TRAINER = """\
+import torch.nn.functional as F
+
+
+def train(model, optimizer, train_iter, writer):
+    model.train()
+    for step, batch in enumerate(train_iter):
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(batch.src), batch.trg)
+        loss.backward()
+        optimizer.step()
+        writer.add_scalar("loss", loss.item(), step)
+"""
+
+SETTINGS_SCRIPT = """\
+from torch.optim import Adam
+
+import hyperparams as hp
+from models import Net
+from utils import train
+
+net = Net()
+net.to(hp.device)
+train(net, Adam(net.parameters()), None, None)
+"""
+
+
+def test_a_script_moving_its_model_to_a_settings_modules_device_places_tensors(tmp_path):
+    """torch-fix144 (hold-out 47's minimal-nmt: `seq2seq.to(hp.device)` with `import hyperparams as hp`, whose
+    `device = torch.device("cuda" ...)`): the script places tensors on a GPU, so the trainer module it imports
+    (which places nothing) has its per-step `.item()` reported at medium. `x.to(pred.device)` of a tensor
+    read off a name no import binds does not place."""
+    (tmp_path / "hyperparams.py").write_text(SETTINGS_DEVICE)
+    (tmp_path / "utils.py").write_text(SETTINGS_TRAINER)
+    (tmp_path / "train.py").write_text(SETTINGS_SCRIPT)
+    findings, skipped, _ = check_paths([str(tmp_path)])
+    assert not skipped, skipped
+    assert levels_of(findings, "PP501") == {("utils.py", 11): "medium"}
+    (tmp_path / "train.py").write_text(SETTINGS_SCRIPT.replace("import hyperparams as hp\n", ""))
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert levels_of(findings, "PP501") == {}

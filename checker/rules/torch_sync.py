@@ -26,6 +26,7 @@ from checker.module import (
     names_in,
     none_tested,
     parameter_names,
+    self_attribute,
     sole_name_target,
     walk,
 )
@@ -1605,6 +1606,7 @@ def check_host_sync(
             reads.extend(_helper_reads(index, loop))
             reads.extend(_numpy_stores(index, loop, tensors, reads))
             reads.extend(_text_reads(index, loop, tensors, reads))
+            reads.extend(_stored_value_reads(index, loop, tensors, reads))
             reads.extend(_divergence_reads(fx, loop, tensors, reads))
             reads.extend((call, call, how, " of each parameter") for call, how in _parameter_checks(fx, loop))
         else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
@@ -1683,6 +1685,74 @@ def _running_totals(index: ModuleIndex, loop, tensors: set[str]) -> set[str]:
         if isinstance(value, ast.Name) and value.id in tensors:
             found.add(node.target.id)
     return found
+
+
+def _stored_value_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """(torch-fix144) The values of a dict the step stores graph tensors in (`losses["ce"] = loss` in the loop,
+    then `for k, v in losses.items(): msg += "{}={:.5f}".format(k, v)`), read in an inner loop over its
+    `.items()`/`.values()` outside any `if`: formatting, printing or `float()` of each value reads the GPU
+    (the LRW lip-reading model's `main_visual.py`, hold-out 47). `direct_calls` leaves out the inner loop."""
+    if not tensors:
+        return []
+    nodes = loop_nodes(index, loop)
+    stores = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in tensors:
+            stores.update(
+                t.value.id
+                for t in node.targets
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+            )
+    if not stores:
+        return []
+    fx = facts(index)
+    reads = []
+    for inner in nodes:
+        if not (
+            isinstance(inner, ast.For)
+            and inner is not loop
+            and isinstance(inner.iter, ast.Call)
+            and not inner.iter.args
+            and method_name(inner.iter) in ("items", "values")
+            and isinstance(inner.iter.func.value, ast.Name)
+            and inner.iter.func.value.id in stores
+            and not fx.guarded_step(inner, loop)
+        ):
+            continue
+        target = inner.target
+        if method_name(inner.iter) == "items":
+            target = target.elts[1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+        if not isinstance(target, ast.Name):
+            continue
+        values = {target.id}
+        for stmt in inner.body:
+            if isinstance(stmt, ast.If | ast.For | ast.While):
+                continue
+            read = next(
+                (
+                    (node, how)
+                    for node in ast.walk(stmt)
+                    if (how := _stored_value_read(node, values)) is not None
+                ),
+                None,
+            )
+            if read is None:
+                continue
+            outer = fx.statement_in(inner, loop)
+            if all(outer is not s for s, _, _, _ in [*found, *reads]):
+                reads.append((outer, read[0], read[1], " of each stored loss"))
+            break
+    return reads
+
+
+def _stored_value_read(node: ast.AST, values: set[str]) -> str | None:
+    """How a node of an inner loop over a dict's stored losses reads one (`_stored_value_reads`): a sync
+    call of it (`float(v)`, `print(v)`, `v.item()`) or text made of it (`"{:.5f}".format(v)`, `f"{v}"`)."""
+    if isinstance(node, ast.Call):
+        return _sync_of(node, values) or _formatted_tensor(node, values)
+    if isinstance(node, ast.BinOp | ast.JoinedStr):
+        return _formatted_tensor(node, values)
+    return None
 
 
 def _evaluation_reads(index: ModuleIndex):
@@ -4490,6 +4560,17 @@ def _printed_loss(call: ast.Call, function) -> ast.Name | None:
 def _input_read(call: ast.Call, function) -> bool:
     """`pos.sum().item()` with `pos` made from the forward's inputs: a method read of a tensor the call is
     given, not of a setting (`rainfall_to_pixel(self._thresholds).tolist()`) or a number (`float(self.n)`)."""
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int") and len(call.args) == 1:
+        # (torch-fix144) `float((labels >= 0).sum())`: a count of the inputs that pass a test (the active-
+        # passive losses' `NLNL.forward`, hold-out 47); not a bare name (`float(self.n)`), nor a length
+        # shapes need (`int(lengths.max())`)
+        read = call.args[0]
+        return (
+            isinstance(read, ast.Call)
+            and method_name(read) == "sum"
+            and any(isinstance(n, ast.Compare) for n in ast.walk(read.func.value))
+            and bool(names_in(read) & _from_parameters(function))
+        )
     if not (method_name(call) in _SYNC_METHODS and not call.args):
         return False
     return bool(names_in(call.func.value) & _from_parameters(function))
@@ -4505,12 +4586,38 @@ def _criterion_forward(index: ModuleIndex, function) -> bool:
     if any(w in owner.lower() for w in LOSS_WORDS):
         return True
     calls = index.function_calls.get(id(function), [])
-    if not any(_FUNCTIONAL_LOSS.search(index.resolver.call_name(s.node) or "") for s in calls):
-        return False
     init = index.class_methods.get(owner, {}).get("__init__")
+    if not any(_FUNCTIONAL_LOSS.search(index.resolver.call_name(s.node) or "") for s in calls) and (
+        init is None or not _holds_nn_loss(index, init, calls)
+    ):
+        return False
     return init is not None and not any(
         _layer_name(index.resolver.call_name(s.node) or "") for s in index.function_calls.get(id(init), [])
     )
+
+
+def _holds_nn_loss(index: ModuleIndex, init, calls) -> bool:
+    """(torch-fix144) `__init__` binds `self.criterion = nn.CrossEntropyLoss()` and `forward` calls
+    `self.criterion(...)`: a loss class by what it runs, whatever its name (the active-passive losses'
+    `NLNL`, hold-out 47)."""
+    held = set()
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and _NN_LOSS.match(index.resolver.call_name(node.value) or "")
+        ):
+            held.update(t.attr for t in node.targets if self_attribute(t))
+    return any(
+        isinstance(s.node.func, ast.Attribute)
+        and isinstance(s.node.func.value, ast.Name)
+        and s.node.func.value.id == "self"
+        and s.node.func.attr in held
+        for s in calls
+    )
+
+
+_NN_LOSS = re.compile(r"^torch\.nn\.(?:modules\.loss\.)?\w*Loss$")
 
 
 _FUNCTIONAL_LOSS = re.compile(r"^torch\.nn\.functional\.(?:\w*_loss|\w*cross_entropy|nll_loss|kl_div)$")

@@ -77,7 +77,22 @@ def _places(text: str) -> bool:
         or 'torch.device("cuda' in text
         or "torch.device('cuda" in text
         or (".to(" in text and _TO_DEVICE.search(text) is not None)
+        or (".device" in text and _to_module_device(text))
     )
+
+
+# (torch-fix144) `.to(hp.device)`: a device named by an attribute of some receiver
+_TO_HELD_DEVICE = re.compile(r"\.to\(\s*([A-Za-z_]\w*)\.device\b")
+
+
+def _to_module_device(text: str) -> bool:
+    """(torch-fix144) `seq2seq.to(hp.device)` with `import hyperparams as hp`: the device a settings module
+    of the project names (`device = torch.device("cuda" if ...)` there), read off the module imported whole
+    (minimal-nmt's `train.py`, hold-out 47); not `x.to(pred.device)`, another tensor's device."""
+    for word in {m.group(1) for m in _TO_HELD_DEVICE.finditer(text)}:
+        if re.search(rf"^\s*import\s+[\w.]+\s+as\s+{word}\b|^\s*import\s+{word}\b", text, re.MULTILINE):
+            return True
+    return False
 
 
 def reads_across_modules(
