@@ -4387,3 +4387,100 @@ def test_pp501_a_count_in_the_forward_of_a_class_that_runs_a_held_nn_loss():
         "        self.n = n\n", "        self.n = n\n        self.fc = nn.Linear(4, 4)\n"
     )
     assert levels_of(model, "PP501") == {}
+
+
+ONLINE_AGENT = """import torch
+from torch.utils import data
+from continuum.data_utils import dataset_transform
+from utils.setup_elements import transforms_match
+
+
+class Agent(torch.nn.Module):
+    def __init__(self, model, opt, params):
+        super().__init__()
+        self.model = model.cuda()
+        self.opt = opt
+        self.batch = params.batch
+        self.data = params.data
+
+    def train_learner(self, x_train, y_train):
+        train_dataset = dataset_transform(x_train, y_train, transform=transforms_match[self.data])
+        train_loader = data.DataLoader(train_dataset, batch_size=self.batch, shuffle=True, num_workers=0,
+                                       drop_last=True)
+        self.model = self.model.train()
+        for ep in range(self.epoch):
+            for i, batch_data in enumerate(train_loader):
+                batch_x, batch_y = batch_data
+                batch_x = batch_x.cuda()
+                batch_y = batch_y.cuda()
+                loss = torch.nn.functional.cross_entropy(self.model(batch_x), batch_y)
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+"""
+
+
+def test_a_training_loader_over_the_callers_arrays_without_workers_is_pp505_medium():
+    """torch-fix146: online-continual-learning's agents (fresh hold-out 48) batch the arrays their caller
+    hands `train_learner(x_train, y_train)` in the main process (`num_workers=0` written out), in online
+    batches of 10 images: 8 PP505 `high` findings read debatable. Such a loader is `medium`; with workers,
+    or over a data set made from paths the def binds itself, it stays `high`."""
+    assert levels_of(ONLINE_AGENT, "PP505") == {17: "medium"}
+    with_workers = ONLINE_AGENT.replace("num_workers=0", "num_workers=4")
+    assert levels_of(with_workers, "PP505") == {17: "high"}
+    own_data = ONLINE_AGENT.replace("(x_train, y_train, transform", "(self.root, y_train, transform")
+    assert levels_of(own_data, "PP505") == {17: "high"}
+
+
+SEQUENCE_SCRIPT = """import glob
+import torch
+from PIL import Image
+from torch.utils.data import Dataset, DataLoader
+from torchvision import transforms
+
+
+class MyDataset(Dataset):
+    def __init__(self, image_paths, seq_length, transform, length):
+        self.image_paths = image_paths
+        self.seq_length = seq_length
+        self.transform = transform
+        self.length = length
+
+    def __getitem__(self, index):
+        images = []
+        for i in range(index, index + self.seq_length):
+            image = Image.open(self.image_paths[i][0])
+            images.append(self.transform(image))
+        return torch.stack(images), torch.tensor(int(self.image_paths[index][1]))
+
+    def __len__(self):
+        return self.length
+
+
+def generate_dataLoader(DataFolder="train", seq_length=40, batch_size=100):
+    paths = sorted(glob.glob(DataFolder + "/*/*.jpg"))
+    transform = transforms.Compose([transforms.Resize((32, 32)), transforms.ToTensor()])
+    dataset = MyDataset(image_paths=paths, seq_length=seq_length, transform=transform, length=len(paths))
+    loader = DataLoader(dataset, batch_size=batch_size, shuffle=True)
+    return loader
+
+
+train_loader = generate_dataLoader()
+i = 0
+for data, target in train_loader:
+    if i < 1:
+        print(data.shape, target.shape)
+        i += 1
+    else:
+        break
+"""
+
+
+def test_a_decoding_loader_helper_of_a_cpu_script_is_pp504_low():
+    """torch-fix146: byin-cwi's SoLi data-set generation scripts (fresh hold-out 49) make their worker-less
+    loaders in a decoding helper and iterate them at the top level on the CPU, with no training step: 3 PP504
+    `high` findings read debatable. Such a module's loader is `low`, as any loader of a module with nothing
+    on the device; once the module moves the batches to a GPU it stays `high`."""
+    assert levels_of(SEQUENCE_SCRIPT, "PP504") == {30: "low"}
+    on_gpu = SEQUENCE_SCRIPT.replace("print(data.shape, target.shape)", "print(data.cuda().shape)")
+    assert levels_of(on_gpu, "PP504") == {30: "high"}

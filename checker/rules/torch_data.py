@@ -1263,7 +1263,7 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
         if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         if (
-            (facts(index).on_device or lightning)
+            (facts(index).on_device or (lightning and not cpu_script(index)))
             and not token_batches(index, call)
             and not _stored_graphs(call, index)
         ):
@@ -1279,6 +1279,41 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
             workers_message(given, "evaluation" if evaluation else "training"),
             confidence=confidence,
         )
+
+
+def cpu_script(index: ModuleIndex) -> bool:
+    """The module is a script that runs on the CPU: nothing in it goes to a GPU, nothing in it
+    backpropagates, and a `for` of its top level iterates a name bound only to calls (`train_loader =
+    generate_dataLoader()`, then `for data, target in train_loader:` print the shapes and break;
+    `_iterates_bound_call`: not a data module's loop filling a table, hold-out 35's Federated_Pneumonia). Its loaders feed no training, so a
+    worker-less loader made by a decoding helper (`_decoding_maker`) is PP504 `low`, as every loader of a
+    module with nothing on the device is, not `high`.
+
+    Why (torch-fix146). Fresh hold-out 49 read byin-cwi's three SoLi data-set generation loaders
+    (`generate_dataset-intro.py` 216, `generate_dataset_exm.py` 92 and 129) debatable at `high`: CPU scripts
+    that iterate a loader once to look at or write the data set."""
+    if facts(index).on_device:
+        return False
+    if not any(_iterates_bound_call(stmt, index) for stmt in index.tree.body):
+        return False
+    return not any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("backward", "step")
+        for n in walk(index.tree)
+    )
+
+
+def _iterates_bound_call(stmt: ast.AST, index: ModuleIndex) -> bool:
+    """A top-level `for` over a name the module binds only to calls (`for data, target in train_loader:`,
+    `for i, (x, y) in enumerate(loader):`), not a loop building a table (`for i in df['label'].unique():`)."""
+    if not isinstance(stmt, ast.For):
+        return False
+    source = stmt.iter
+    if isinstance(source, ast.Call) and base_name(source.func) == "enumerate" and source.args:
+        source = source.args[0]
+    if not isinstance(source, ast.Name):
+        return False
+    values = index.name_values.get(source.id, [])
+    return bool(values) and all(isinstance(v, ast.Call) for v in values)
 
 
 def workers_decode_items(call: ast.Call, index: ModuleIndex, decoding: frozenset[str] = frozenset()) -> bool:
@@ -2684,6 +2719,39 @@ def evaluation_loader_with_workers(call: ast.Call, index: ModuleIndex) -> bool:
     return bool(words & _EVALUATION_WORDS) and not words & _TRAINING_WORDS
 
 
+# (keywords of a data set call that name per-item work, not the data: `transform=transforms_match[data]`)
+_TRANSFORM_KEYWORDS = frozenset({"transform", "transforms", "target_transform", "transform_fn"})
+
+
+def callers_arrays_in_main_process(call: ast.Call, index: ModuleIndex) -> bool:
+    """The unpinned loader's data set is made in the loader's def from the def's own parameters alone
+    (`def train_learner(self, x_train, y_train):`, then `dataset_transform(x_train, y_train, transform=...)`:
+    arrays the caller already holds in memory; a `transform=` keyword does not count as data), of a class
+    that is known to decode nothing (no torchvision data set, no Dataset class of the module that opens a
+    file), and the loader writes `num_workers=0` out: the author batches the caller's in-memory arrays in
+    the main process. PP505 reports it at `medium`, not `high`.
+
+    Why (torch-fix146). Fresh hold-out 48 read eight such `high` findings debatable, online-continual-
+    learning's agents (`agem`, `cndpm`, `ewc_pp`, `exp_replay`, `gdumb`, `icarl`, `lwf`, `scr`): online
+    batches of 10 CIFAR/mini-ImageNet images copied from arrays in memory, where pinning buys little. It is
+    the training-loop form of TabNet's predict loaders (`arrays_handed_in`, hold-out 21, read debatable).
+    On hold-outs 29-49 no finding of main 56c3b344 read right has this shape (the seven `high` loaders over
+    a data set made from the def's parameters that were read right pass paths or options, and all name
+    workers)."""
+    given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
+    if given is not True or not _zero_workers(workers):
+        return False
+    function = call_function(index, call)
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        dataset = _last_bound_in_def(dataset.id, call, index)
+    if function is None or not isinstance(dataset, ast.Call) or _decodes_each_item(call, index):
+        return False
+    data = [*dataset.args, *(k.value for k in dataset.keywords if k.arg not in _TRANSFORM_KEYWORDS)]
+    params = parameter_names(function)
+    return bool(data) and all(isinstance(a, ast.Name) and a.id in params for a in data)
+
+
 def pinned_memory_message(name: str) -> str:
     return (
         f"batches of `{name.strip('<>')}` are copied to the GPU without pin_memory=True: each copy goes "
@@ -2728,6 +2796,8 @@ def check_loader_without_pinned_memory(index: ModuleIndex, decoding: frozenset[s
             confidence = "low"  # (an evaluation loader of one item a batch: torch-fix96)
         if confidence == "high" and evaluation_loader_with_workers(call, index):
             confidence = "medium"  # (an evaluation loader lacking only pin_memory: torch-fix137, not `low`)
+        if confidence == "high" and callers_arrays_in_main_process(call, index):
+            confidence = "medium"  # (the caller's arrays, batched in the main process: torch-fix146)
         yield RawFinding(
             "PP505",
             call.lineno,
