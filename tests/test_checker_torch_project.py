@@ -1349,3 +1349,19 @@ def test_a_script_moving_its_model_to_a_settings_modules_device_places_tensors(t
     (tmp_path / "train.py").write_text(SETTINGS_SCRIPT.replace("import hyperparams as hp\n", ""))
     findings, _, _ = check_paths([str(tmp_path)])
     assert levels_of(findings, "PP501") == {}
+
+
+def test_copies_a_step_reaches_through_chains_and_spellings_are_high(tmp_path):
+    """torch-fix145 (hold-outs 46 and 47): a base method a subclass's forward reaches through another base method
+    (`split_feature` -> `pad_segment`, DPRNN) with `.type(input.type())`, a nested def a forward calls with a
+    mover of the project (`var_cuda(rand > p)`, MultiHopKG), `torch.cuda.comm.broadcast(torch.arange(n), ...)`
+    (EpipolarPose) and `signal.new_tensor(torch.arange(n).unfold(...))` in another module's def a forward runs
+    (Conv-TasNet's `overlap_and_add`): each copies a host tensor on every forward, at `high`."""
+    _, findings, skipped = checked_copy(tmp_path, "step_reached_copies")
+    assert not skipped, skipped
+    assert levels_of(findings, "PP506") == {
+        ("model.py", 15): "high",
+        ("model.py", 31): "high",
+        ("model.py", 35): "high",
+        ("utils.py", 9): "high",
+    }

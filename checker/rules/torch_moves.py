@@ -102,6 +102,9 @@ _PASS_THROUGH = frozenset(
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
     | {"resize", "permute", "transpose"}  # (torch-fix58) Deep CORAL's `torch.ones(n).resize(1, n)`
     | {"byte", "char", "short", "bfloat16"}  # (torch-fix126) STE-NVAN's `torch.eye(n).byte()`, then `.cuda()`
+    | {
+        "unfold"
+    }  # (torch-fix145) Conv-TasNet's `torch.arange(0, n).unfold(0, k, s)`, a view where it was made
 )
 # (torch-fix58) signal windows, made on the host like `torch.ones` unless given `device=` (CMGAN's
 # `torch.hamming_window(n_fft).to(gpu_id)` for the STFT of every step's batch)
@@ -525,6 +528,8 @@ def _compared_tensor(node: ast.Compare | ast.UnaryOp) -> ast.AST | None:
     if isinstance(node, ast.UnaryOp):
         return node.operand
     sides = [side for side in (node.left, *node.comparators) if isinstance(side, ast.Call | ast.BinOp)]
+    if not sides and isinstance(node.left, ast.Name) and len(node.comparators) == 1:
+        return node.left  # (torch-fix145) `rand > self.p` after `rand = torch.rand(n)`: the name, followed on
     return sides[0] if len(sides) == 1 else None
 
 
@@ -1895,6 +1900,31 @@ def _runs_every_step(index: ModuleIndex, function, stepped: frozenset[str] = fro
         or id(function) in step_helpers(index)
         or id(function) in _inherited_step_defs(index)
         or _stepped_elsewhere(index, function, stepped)
+        or _nested_in_step_def(index, function, stepped)
+    )
+
+
+def _nested_in_step_def(index: ModuleIndex, function, stepped: frozenset[str], depth: int = 0) -> bool:
+    """(torch-fix145) A def nested in a def that runs on every step, and called by name in it (or in another
+    def nested there): it runs when its enclosing def does, however deep the call chain that reaches the
+    enclosing def is (MultiHopKG's `apply_action_dropout_mask` inside `sample_action`, four calls below the
+    policy gradient's `loss`, the 3 levels the module's resolution follows)."""
+    parent = index.function_parent.get(id(function))
+    if parent is None or not isinstance(parent, FUNCTION_TYPES) or depth > 2:
+        return False
+    name = function.name
+    called = any(
+        site.node.func.__class__ is ast.Name and site.node.func.id == name
+        for f in (parent, *(g for gs in index.local_functions.get(id(parent), {}).values() for g in gs))
+        if f is not function
+        for site in index.function_calls.get(id(f), ())
+    )
+    return called and (
+        id(parent) in _step_run_defs(index)
+        or id(parent) in step_helpers(index)
+        or id(parent) in _inherited_step_defs(index)
+        or _stepped_elsewhere(index, parent, stepped)
+        or _nested_in_step_def(index, parent, stepped, depth + 1)
     )
 
 
@@ -2366,6 +2396,10 @@ def check_created_then_moved(
         device_move = is_device_move(call, index)
         typed = _typed_as(call, index, site) or _typed_elsewhere(index, site, stepped)
         moved = [call.func.value] if device_move or typed else []
+        if not moved and _copied_as_new(call, index, site, stepped):
+            moved = [call.args[0]]  # (`signal.new_tensor(frame)`: `frame` is what crosses to the device)
+        if not moved and call.args and index.resolver.call_name(call) in _BROADCASTS:
+            moved = [call.args[0]]  # (`torch.cuda.comm.broadcast(torch.arange(n), devices=[i])`)
         moved += helped or []
         if not moved and _cuda_constructor(call, index):
             moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
@@ -2716,9 +2750,13 @@ def _tensor_target_copy(index: ModuleIndex, site) -> bool:
     stays `medium`."""
     call = site.node
     name = method_name(call)
-    if name not in ("to", "type_as") or call.keywords or len(call.args) != 1:
+    if _typed_like(call):
+        target = call.args[0].func.value  # (torch-fix145: `.type(t.type())` is `.type_as(t)` spelled out)
+    elif name not in ("to", "type_as") or call.keywords or len(call.args) != 1:
         return False
-    if not _tensor_at_hand(call.args[0]):
+    else:
+        target = call.args[0]
+    if not _tensor_at_hand(target):
         return False
     stop = site.loops[-1] if site.loops else site.function
     return outside_ifs(facts(index), call, stop)
@@ -2742,6 +2780,8 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
     for value in moved:
         value = _unwrap_variable(value)  # (`Variable(t).cuda()`)
+        if isinstance(value, ast.Compare | ast.UnaryOp):
+            value = _compared_tensor(value)  # (torch-fix145) `var_cuda(rand > p)`: the line that made `rand`
         # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
         value = _chain_root(value)
         at, hops = None, 0
@@ -3124,6 +3164,28 @@ def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
         (method_name(call) == "type_as" or _typed_like(call))
         and len(call.args) == 1
         and _on_step_device(index, site)
+    )
+
+
+# (torch-fix145) torch's copies of a tensor to the listed GPUs: the integral-pose losses'
+# `torch.cuda.comm.broadcast(torch.arange(float(x_dim)), devices=[accu_x.device.index])[0]` on every forward
+_BROADCASTS = frozenset({"torch.cuda.comm.broadcast"})
+
+
+def _copied_as_new(call: ast.Call, index: ModuleIndex, site, stepped: frozenset[str]) -> bool:
+    """(torch-fix145) `t.new_tensor(value)` with no `device=`: a copy of `value` on `t`'s device, which is the
+    step's data device where `type_as(t)` would be (`_on_step_device`, or a def another module's step runs):
+    Conv-TasNet's `overlap_and_add`, `frame = signal.new_tensor(torch.arange(...).unfold(...))`, on every
+    forward of its decoder."""
+    return (
+        method_name(call) == "new_tensor"
+        and len(call.args) == 1
+        and not any(k.arg == "device" for k in call.keywords)
+        and site.function is not None
+        and (
+            _on_step_device(index, site)
+            or (bool(stepped) and _stepped_elsewhere(index, site.function, stepped))
+        )
     )
 
 
@@ -3592,7 +3654,10 @@ def _inherited_step_defs(index: ModuleIndex) -> set[int]:
     """(torch-fix103) Methods of a base class of the module that a def a training step runs (`_step_run_defs`:
     a subclass's `forward`) calls on `self` and its own class does not define: PyContrast's `BaseMoCo.
     _update_memory`, whose `torch.arange(num_neg).cuda()` indexes the queue on every forward of `RGBMoCo` and
-    `CMCMoCo`. The module's own resolution stops at the calling class; these run as often as the caller."""
+    `CMCMoCo`. The module's own resolution stops at the calling class; these run as often as the caller.
+    (torch-fix145) So do the defs such a base method calls in turn (`defs_called_by`, 3 levels): DPRNN's
+    `BF_module.forward` runs the base's `split_feature`, which runs the base's `pad_segment` and its
+    `torch.zeros(...).type(input.type())` on every forward."""
 
     def make() -> set[int]:
         run, found = _step_run_defs(index), set()
@@ -3609,7 +3674,9 @@ def _inherited_step_defs(index: ModuleIndex) -> set[int]:
                     continue
                 base = next((c for c in chain[1:] if func.attr in _methods_of(c)), None)
                 if base is not None:
-                    found.add(id(_methods_of(base)[func.attr]))
+                    method = _methods_of(base)[func.attr]
+                    found.add(id(method))
+                    found.update(id(f) for f in defs_called_by(index, method))
         return found
 
     return facts(index).loop_cache("inherited_step_defs", None, make)
@@ -3779,6 +3846,24 @@ def _moves_its_argument(index: ModuleIndex, helper) -> bool:
     return _returns_moved_argument(index, helper) and moves_first_parameter(helper, index)
 
 
+def _moved_in_return(index: ModuleIndex, value: ast.AST | None, param: str) -> bool:
+    """(torch-fix145) The returned value is a device move (`.cuda()`, `.to(device)`) of the parameter itself,
+    through `Variable(...)` and casts (`Variable(x).long().cuda()`), with no `if` in the way."""
+    if not (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and is_device_move(value, index)
+    ):
+        return False
+    node = value.func.value
+    while isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and method_name(node) in _PASS_THROUGH and not node.args:
+            node = node.func.value
+        elif index.resolver.call_name(node) in _VARIABLE and node.args:
+            node = node.args[0]
+        else:
+            return False
+    return isinstance(node, ast.Name) and node.id == param
+
+
 def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
     """What PP506 asks of a def that moves its first argument: it returns the moved value. The returned name
     is bound only from the argument (or from itself) and moved outside any `if` or under an `if` on a flag
@@ -3794,6 +3879,10 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         value = returns[0].value if len(returns) == 1 else None
         if isinstance(value, ast.Call) and index.resolver.call_name(value) in _VARIABLE and value.args:
             value = value.args[0]  # (torch-fix58) `return Variable(tensor, volatile=volatile)`
+        if params and _moved_in_return(index, value, params[0]):
+            return (
+                True  # (torch-fix145) `return Variable(x, requires_grad=r).cuda()` (MultiHopKG's `var_cuda`)
+            )
         if not params or not isinstance(value, ast.Name):
             return False
         result, derived, moved = value.id, {params[0]}, False

@@ -533,6 +533,7 @@ def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]
         aliases = import_aliases(text)  # (`from utils import make_variable as var`: `var(torch.ones(b))`)
         words = movers.names.union(*(aliases[n] for n in movers.names & aliases.keys()))
         names = {name for name in _CALLED_WITH_FACTORY.findall(text) if name in words}
+        names |= _called_with_bound_factory(text, words - names)
         index = (indexes.get(path) or parse_index(text)) if names else None
         if index is None:
             continue
@@ -544,6 +545,22 @@ def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]
 
 # (a call whose first argument is a torch factory's tensor, `make_variable(torch.ones(b).long())`: the name called)
 _CALLED_WITH_FACTORY = re.compile(r"\b(\w+)\(\s*\(?" + _ALIASED_FACTORY)
+# (torch-fix145) a name bound to a factory's tensor, `rand = torch.rand(n)`, and a call whose first argument
+# starts with a name, `var_cuda(rand > p)`
+_BOUND_TO_FACTORY = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*" + _ALIASED_FACTORY, re.MULTILINE)
+_CALLED_WITH_NAME = re.compile(r"\b(\w+)\(\s*\(?(\w+)\b(?!\()")
+
+
+def _called_with_bound_factory(text: str, words: set[str]) -> set[str]:
+    """(torch-fix145) The names of `words` called with a name the text binds to a factory's tensor (MultiHopKG's
+    `rand = torch.rand(action_dist.size())`, then `var_cuda(rand > self.action_dropout_rate)`): the module pass
+    follows the name to its factory, as it does for `make_variable(torch.ones(b))`."""
+    if not words:
+        return set()
+    bound = set(_BOUND_TO_FACTORY.findall(text))
+    if not bound:
+        return set()
+    return {name for name, first in _CALLED_WITH_NAME.findall(text) if name in words and first in bound}
 
 
 def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[str, str]]:
@@ -934,6 +951,8 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     name = bound.group(1)
     if any(body.find(f"{name}.{move}(", bound.end()) >= 0 for move in MOVE_METHODS):
         return True
+    if re.compile(rf"\.new_tensor\({re.escape(name)}\b").search(body, bound.end()):
+        return True  # (torch-fix145) `frame = torch.arange(n).unfold(0, k, s)`, `signal.new_tensor(frame)`
     joined = re.compile(
         rf"^[ \t]*(?:(\w+)[ \t]*=[ \t]*)?[^\n]*?torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b([^\n]*)",
         re.MULTILINE,

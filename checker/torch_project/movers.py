@@ -106,7 +106,8 @@ def project_movers(texts: dict[str, str]) -> ProjectMovers:
 # `torch.Tensor([...]).type_as(tensor)`
 MOVE_METHODS = ("cuda", "to", "type_as")
 # (their calls as they appear in a text, `.cuda(`, and a regex group matching one of their names)
-MOVE_CALLS = tuple(f".{move}(" for move in MOVE_METHODS)
+# (torch-fix145: also `.new_tensor(`, which copies its argument to its receiver's device)
+MOVE_CALLS = (*(f".{move}(" for move in MOVE_METHODS), ".new_tensor(")
 MOVE_NAMES = "(?:" + "|".join(MOVE_METHODS) + ")"
 
 

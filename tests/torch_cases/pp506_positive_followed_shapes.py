@@ -22,7 +22,7 @@ def dice_loss(true, logits, eps=1e-7):
     true_1_hot = torch.eye(num_classes)[true.squeeze(1)]
     true_1_hot = true_1_hot.permute(0, 3, 1, 2).float()
     probas = F.softmax(logits, dim=1)
-    true_1_hot = true_1_hot.type(logits.type())  # expect: PP506 medium
+    true_1_hot = true_1_hot.type(logits.type())  # expect: PP506 high
     return 1 - (2 * (probas * true_1_hot).sum() + eps) / ((probas + true_1_hot).sum() + eps)
 
 
