@@ -4,11 +4,13 @@ of real code, and checks that the finding it guards is still found where the ste
 
 from __future__ import annotations
 
+import ast
 import sys
 import textwrap
 
 from checker import check_source
-from checker.rules import torch_graph, torch_loop
+from checker.module import ModuleIndex
+from checker.rules import torch_common, torch_graph, torch_loop
 from checker.torch_project import graph_callers
 
 
@@ -166,3 +168,35 @@ def test_the_volatile_pattern_is_asked_only_of_texts_saying_volatile(monkeypatch
     texts = {"a.py": "import torch\nx = 1\n", "b.py": "v = Variable(x, volatile=True)\n"}
     assert graph_callers._volatile_elsewhere(texts, {"a.py": {2}}) == set()
     assert searched == [texts["b.py"]]
+
+
+def test_a_loop_body_is_listed_once_while_its_module_facts_live(monkeypatch):
+    """(torch-speed21) PP509 walked a loop's body anew for each of its questions (341k walks on hold-out 36):
+    the body's nodes are now listed once per module's TorchFacts, in `ast.walk`'s order statement by
+    statement, and the step loops are found only when a rule asks for them."""
+    source = textwrap.dedent(
+        """
+        import torch
+        for batch in loader:
+            x = batch.cuda()
+            if x.sum() > 0:
+                total += x[0].item()
+            loss = model(x).mean()
+            loss.backward()
+        """
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    steps = _counting(monkeypatch, torch_common.TorchFacts, "_steps")
+    fx = torch_common.facts(index)
+    assert steps == []  # (not made with the facts)
+    loop = index.loops[0]
+    try:
+        walks = _counting(monkeypatch, torch_common, "walk")
+        first = torch_loop._nodes_of(loop.body)
+        assert first == [n for stmt in loop.body for n in ast.walk(stmt)]
+        assert torch_loop._nodes_of(loop.body) is first
+        assert walks == loop.body  # (one walk per statement, the second answer from the list)
+        assert fx.step_loops == [loop] and len(steps) == 1
+    finally:
+        torch_common.forget_facts(index)
+    assert torch_loop._nodes_of(loop.body) == first  # (no facts: listed afresh)

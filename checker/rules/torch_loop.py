@@ -6,7 +6,7 @@ import ast
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from checker.findings import RawFinding
 from checker.module import (
@@ -29,6 +29,7 @@ from checker.rules.torch_common import (
     OPTIONS,
     PARAMETER_LISTS,
     base_name,
+    body_nodes,
     breaks_early,
     direct_calls,
     eval_named,
@@ -205,10 +206,11 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
     )
 
 
-def _nodes_of(statements) -> Iterator[ast.AST]:
+def _nodes_of(statements) -> list[ast.AST]:
     """Every node of these statements (a loop's body, not its head), one statement after another, each in
-    `ast.walk`'s order: the one walk of a body the loop rules below share."""
-    return (node for stmt in statements for node in iter_walk(stmt))
+    `ast.walk`'s order: the one walk of a body the loop rules below share, listed once per body
+    (`body_nodes`). Callers read the list and never change it."""
+    return body_nodes(statements)
 
 
 def _given_directly(argument: ast.AST, targets: set[str]) -> bool:
