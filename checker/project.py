@@ -120,9 +120,11 @@ class _Modules:
         self._indexes: dict[str, ModuleIndex | None] = {}
         self._facts: dict[str, ModuleFacts] = dict(facts or {})
         self._kept = kept or {}
-        # predictors of modules that import no TensorFlow and get the model from their caller (tf-fix52):
-        # their calls count only in a module using TensorFlow (an sklearn model's `predict` is no Keras one's)
-        self.handed_models: set = set()
+        # (path, predictor) of modules that import no TensorFlow and get the model from their caller
+        # (tf-fix52): their calls count only in a module using TensorFlow (an sklearn model's `predict` is no
+        # Keras one's). Keyed by path too (review27 item 23): a predictor is a value, and an equal one of
+        # another module (a copied `utils.py`, same def at the same line) is not this one
+        self.handed_models: set[tuple[str, Predictor]] = set()
 
     def _pipelines(self, path: str) -> PipelineFacts | None:
         facts = self._facts.get(path)
@@ -824,7 +826,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 ):
                     continue
                 if rule == "PP301":
-                    if found in modules.handed_models and not index.resolver.uses_tensorflow:
+                    if (defined_in, found) in modules.handed_models and not index.resolver.uses_tensorflow:
                         continue  # (a plain helper's model is TensorFlow's only where its caller uses it)
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
                     if raw is not None and _kept(modules.text(path), raw.line, rule):
@@ -949,7 +951,7 @@ def _predictors_without_tensorflow(path: str, text: str, modules: _Modules, insi
         # model.predict(img)`, reading 36's MobileFaceNet `utils.py`), whose caller's batch of one and model
         # the project pass reads at the call
         found = tuple(p for p in found if not p.makes and _predicts_with_given_model(p, index))
-        modules.handed_models.update(found)
+        modules.handed_models.update((path, predictor) for predictor in found)
     return found
 
 
@@ -1129,20 +1131,27 @@ def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, in
 
 
 def _notebook_models(path: str, modules: _Modules, inside: set[str]):
-    """`_notebook_models_built_elsewhere` in one notebook."""
+    """`_notebook_models_built_elsewhere` in one notebook, its cells read as `engine.check_cells` reads them
+    (review27 item 24): nothing when a cell silences the file (`# ppcheck: noqa`), and a cell that does not
+    parse left out, the others read (a py2 `print 'x'` cell lost the whole notebook)."""
     from checker.rules.keras import models_built_in_loops
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            raw_text = handle.read()
-    except OSError:
-        return
-    if "import" not in raw_text or not any(word in raw_text for word in ("fit", "train")):
+    raw_text = modules.text(path)
+    if raw_text is None or "import" not in raw_text or not any(word in raw_text for word in ("fit", "train")):
         return
     try:
         cells = code_cells(raw_text)
-        index = ModuleIndex.build(ast.parse("\n".join(source for _, source in cells)))
-    except (NotebookError, SyntaxError, ValueError, RecursionError):
+    except NotebookError:
+        return
+    if any(file_is_silenced(source) for _, source in cells):
+        return
+    parsed = _parsed_cells(cells)
+    if parsed is None:
+        return
+    tree, cells = parsed
+    try:
+        index = ModuleIndex.build(tree)
+    except RecursionError:
         return
     if not index.loops:
         return
@@ -1166,6 +1175,26 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
             lambda m: "cell {} line {}".format(*_cell_place(starts, int(m.group(1)))[:2]), raw.message
         )
         yield finding(path, at, raw.col, "PP302", message, "low", cell=cell)
+
+
+def _parsed_cells(cells: list[tuple[int, str]]) -> tuple[ast.Module, list[tuple[int, str]]] | None:
+    """(tree of the joined cells, the cells in it): all of them when they parse together, else those that
+    parse alone, as `engine.check_cells` joins them; None when the joined cells do not parse."""
+    try:
+        return ast.parse("\n".join(source for _, source in cells)), cells
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    good = []
+    for number, source in cells:
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        good.append((number, source))
+    try:
+        return ast.parse("\n".join(source for _, source in good)), good
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _cell_place(starts: list[tuple[int, int, str]], at: int) -> tuple[int, int, str]:

@@ -560,3 +560,49 @@ def test_a_batch_of_one_handed_to_a_plain_helper_that_predicts_it_is_pp301(tmp_p
     helper with a pickled forest (no Keras model's predict)."""
     assert _found(copied(tmp_path, "face_helpers"), "PP301") == [("encode_faces.py", 16, "low")]
     assert _found(copied(tmp_path, "face_helpers_ok"), "PP301") == []
+
+
+def test_an_equal_plain_helper_of_another_module_leaves_a_tensorflow_helpers_calls_alone(tmp_path):
+    """review27 item 23: face_tf.py (TensorFlow) and a copied plain `utils.py` define the same
+    `calc_128_vec(model, img)` at the same line, so their predictors are equal values. The plain one's calls
+    count only from a module using TensorFlow (tf-fix52), but encode_faces.py's calls run face_tf's, so its
+    one face per file is PP301 (`low`); score_rows.py handing a row of one to the plain helper with a pickled
+    forest stays silent."""
+    assert _found(copied(tmp_path, "face_helpers_copied"), "PP301") == [("encode_faces.py", 15, "low")]
+
+
+def _grid_notebook(folder: Path, edit) -> Path:
+    """grid_owner's notebook with its cells changed by `edit(cells)`."""
+    import json
+
+    path = folder / "notebooks" / "train_grid_search.ipynb"
+    notebook = json.loads(path.read_text())
+    edit(notebook["cells"])
+    path.write_text(json.dumps(notebook))
+    return path
+
+
+def test_a_silenced_notebook_has_no_project_pass_finding(tmp_path):
+    """review27 item 24 (a): `# ppcheck: noqa` at the top of any cell silences the whole notebook, as the
+    per-module pass reads it (`engine.check_cells`), for the project pass's PP302 too; run_grid.py's stays."""
+    folder = copied(tmp_path, "grid_owner")
+    _grid_notebook(folder, lambda cells: cells[1]["source"].insert(0, "# ppcheck: noqa\n"))
+    assert _found(folder, "PP302") == [("run_grid.py", 11, "low")]
+
+
+def test_a_notebook_cell_that_does_not_parse_leaves_the_others_read(tmp_path):
+    """review27 item 24 (b): a Python 2 cell (`print 'x'`) is skipped, as the per-module pass skips it, and
+    the project pass still reads the other cells: PP302 in the loop's cell, now cell 6."""
+    folder = copied(tmp_path, "grid_owner")
+    bad = {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": ["print 'x'"],
+    }
+    _grid_notebook(folder, lambda cells: cells.insert(2, bad))
+    findings, _, _ = check_paths([str(folder)])
+    found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
+    assert [(f.cell, f.line) for f in found] == [(6, 2)]
+    assert "loop at cell 6 line 1" in found[0].message
