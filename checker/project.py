@@ -1052,7 +1052,7 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
         inside,
         ("PP301", (".predict",)),
         lambda index: not index.resolver.uses_tensorflow,  # (a TensorFlow module's own pass reads it)
-        lambda index, builders: (
+        lambda index, builders, _path: (
             (raw, raw.confidence or "medium") for raw in predicts_on_models(index, builders)
         ),
     )
@@ -1089,31 +1089,37 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
     from checker.rules.keras import models_built_in_loops
 
     # (tf-fix52) and classes whose constructor keeps a Keras model it builds (`keras_model_owners`), whose
-    # instances a loop makes and trains (`architecture = Architecture(...)`, `architecture.train_model()`)
-    owners: set[str] = set()
-
+    # instances a loop makes and trains (`architecture = Architecture(...)`, `architecture.train_model()`):
+    # those the module imports (review27 item 25: not those of every module read so far)
     yield from _on_project_models(
         python,
         modules,
         inside,
         ("PP302", ("fit", "train", "evaluate", "predict")),
         lambda index: bool(index.loops),
-        lambda index, builders: (
-            (raw, "low") for raw in models_built_in_loops(index, builders, frozenset(owners))
+        lambda index, builders, path: (
+            (raw, "low")
+            for raw in models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside))
         ),
-        lambda other: _model_makers(other, owners),
+        _model_makers,
     )
 
 
-def _model_makers(other: ModuleIndex, owners: set[str]) -> frozenset[str]:
+def _model_makers(other: ModuleIndex) -> frozenset[str]:
     """What another module builds Keras models with: its defs and classes returning or subclassing one
     (`keras_model_builders`), and (tf-fix52) the classes whose constructor keeps one it builds
-    (`keras_model_owners`, also added to `owners`)."""
+    (`keras_model_owners`)."""
     from checker.rules.keras import keras_model_builders, keras_model_owners
 
-    found = keras_model_owners(other)
-    owners.update(found)
-    return keras_model_builders(other) | found
+    return keras_model_builders(other) | keras_model_owners(other)
+
+
+def _owners_imported(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> frozenset[str]:
+    """The names the module imports of classes of other modules of the project whose constructor keeps a
+    Keras model it builds (`keras_model_owners`), as `_project_model_builders` finds the builders."""
+    from checker.rules.keras import keras_model_owners
+
+    return frozenset(_project_model_builders(index, path, modules, inside, keras_model_owners))
 
 
 def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, inside: set[str]):
@@ -1155,8 +1161,7 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
         return
     if not index.loops:
         return
-    owners: set[str] = set()
-    builders = _project_model_builders(index, path, modules, inside, lambda o: _model_makers(o, owners))
+    builders = _project_model_builders(index, path, modules, inside, _model_makers)
     if not builders:
         return
     starts, line = [], 1
@@ -1164,7 +1169,7 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
         starts.append((line, number, source))
         line += source.count("\n") + 1
     try:
-        raws = list(models_built_in_loops(index, builders, frozenset(owners)))
+        raws = list(models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside)))
     except RULE_ERRORS:
         return
     for raw in raws:
@@ -1211,7 +1216,7 @@ def _on_project_models(
 ):
     """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
     module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
-    as `judged(index, builders)` yields them, each with its level. A module is parsed only when its text
+    as `judged(index, builders, path)` yields them, each with its level. A module is parsed only when its text
     imports and has one of `words`, and read only when `wanted(index)` (before its imports are followed);
     nothing is parsed when no module of the project may use TensorFlow. The one skeleton of PP301's and
     PP302's reads of project models (review25 item 9)."""
@@ -1232,7 +1237,7 @@ def _on_project_models(
         if not builders:
             continue
         try:
-            raws = list(judged(index, builders))
+            raws = list(judged(index, builders, path))
         except RULE_ERRORS:
             continue
         for raw, level in raws:

@@ -606,3 +606,57 @@ def test_a_notebook_cell_that_does_not_parse_leaves_the_others_read(tmp_path):
     found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
     assert [(f.cell, f.line) for f in found] == [(6, 2)]
     assert "loop at cell 6 line 1" in found[0].message
+
+
+_OWNER = """from tensorflow import keras
+
+
+class Agent:
+    def __init__(self, n_actions):
+        model = keras.Sequential()
+        model.add(keras.layers.Dense(n_actions))
+        self.model = model
+
+    def train_episode(self, env):
+        return self.model.fit(env.states(), env.targets())
+"""
+
+_BUILDER = """from tensorflow import keras
+
+
+def Agent(n_actions):
+    model = keras.Sequential()
+    model.add(keras.layers.Dense(n_actions))
+    return model
+"""
+
+_SEARCH = """from agents import Agent
+
+for n_actions in range(2, 40):
+    agent = Agent(n_actions)
+    agent.train_episode(None)
+"""
+
+
+def test_pp302_owners_are_those_the_module_imports_whatever_the_order(tmp_path):
+    """review27 item 25: a class keeping a Keras model it builds (dqn/agent.py's `Agent`) makes its
+    instances' `train...` calls training only in a module that imports it: dqn/train.py's loop is PP302.
+    baseline/search.py imports a def `Agent` returning a model and calls no Keras training: no PP302,
+    whether or not dqn/train.py was read first (the owners were gathered from every module read so far)."""
+    texts = {
+        "dqn/agent.py": _OWNER,
+        "dqn/train.py": _SEARCH,
+        "baseline/agents.py": _BUILDER,
+        "baseline/search.py": _SEARCH,
+    }
+    for name, text in texts.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(
+            text.replace("from agents", "from agent") if name == "dqn/train.py" else text
+        )
+    files = [str(tmp_path / name) for name in texts]
+    for order in (files, files[::-1]):
+        found = project.calls_across_modules([], [order], ("PP302",))
+        assert [(Path(f.path).parent.name, Path(f.path).name, f.line) for f in found] == [
+            ("dqn", "train.py", 4)
+        ]
