@@ -660,3 +660,21 @@ def test_pp302_owners_are_those_the_module_imports_whatever_the_order(tmp_path):
         assert [(Path(f.path).parent.name, Path(f.path).name, f.line) for f in found] == [
             ("dqn", "train.py", 4)
         ]
+
+
+def test_keras_model_owners_and_builders_are_worked_out_once_per_index(monkeypatch):
+    """review27 items 26/27: the two project-pass lists of a module are kept on its index through one
+    helper (`_per_index`), each worked out once; `instance_method` is keras.py's one name for it."""
+    from checker.module import ModuleIndex
+    from checker.rules import keras
+
+    calls = []
+    for name in ("_model_owners", "_model_builders"):
+        original = getattr(keras, name)
+        monkeypatch.setattr(keras, name, lambda index, o=original, n=name: calls.append(n) or o(index))
+    index = ModuleIndex.build(ast.parse(_OWNER))
+    for _ in range(2):
+        assert keras.keras_model_owners(index) == {"Agent"}
+        assert keras.keras_model_builders(index) == set()
+    assert calls == ["_model_owners", "_model_builders"]
+    assert not hasattr(keras, "_instance_method")
