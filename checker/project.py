@@ -120,9 +120,11 @@ class _Modules:
         self._indexes: dict[str, ModuleIndex | None] = {}
         self._facts: dict[str, ModuleFacts] = dict(facts or {})
         self._kept = kept or {}
-        # predictors of modules that import no TensorFlow and get the model from their caller (tf-fix52):
-        # their calls count only in a module using TensorFlow (an sklearn model's `predict` is no Keras one's)
-        self.handed_models: set = set()
+        # (path, predictor) of modules that import no TensorFlow and get the model from their caller
+        # (tf-fix52): their calls count only in a module using TensorFlow (an sklearn model's `predict` is no
+        # Keras one's). Keyed by path too (review27 item 23): a predictor is a value, and an equal one of
+        # another module (a copied `utils.py`, same def at the same line) is not this one
+        self.handed_models: set[tuple[str, Predictor]] = set()
 
     def _pipelines(self, path: str) -> PipelineFacts | None:
         facts = self._facts.get(path)
@@ -824,7 +826,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 ):
                     continue
                 if rule == "PP301":
-                    if found in modules.handed_models and not index.resolver.uses_tensorflow:
+                    if (defined_in, found) in modules.handed_models and not index.resolver.uses_tensorflow:
                         continue  # (a plain helper's model is TensorFlow's only where its caller uses it)
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
                     if raw is not None and _kept(modules.text(path), raw.line, rule):
@@ -949,7 +951,7 @@ def _predictors_without_tensorflow(path: str, text: str, modules: _Modules, insi
         # model.predict(img)`, reading 36's MobileFaceNet `utils.py`), whose caller's batch of one and model
         # the project pass reads at the call
         found = tuple(p for p in found if not p.makes and _predicts_with_given_model(p, index))
-        modules.handed_models.update(found)
+        modules.handed_models.update((path, predictor) for predictor in found)
     return found
 
 
@@ -1050,7 +1052,7 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
         inside,
         ("PP301", (".predict",)),
         lambda index: not index.resolver.uses_tensorflow,  # (a TensorFlow module's own pass reads it)
-        lambda index, builders: (
+        lambda index, builders, _path: (
             (raw, raw.confidence or "medium") for raw in predicts_on_models(index, builders)
         ),
     )
@@ -1087,31 +1089,37 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
     from checker.rules.keras import models_built_in_loops
 
     # (tf-fix52) and classes whose constructor keeps a Keras model it builds (`keras_model_owners`), whose
-    # instances a loop makes and trains (`architecture = Architecture(...)`, `architecture.train_model()`)
-    owners: set[str] = set()
-
+    # instances a loop makes and trains (`architecture = Architecture(...)`, `architecture.train_model()`):
+    # those the module imports (review27 item 25: not those of every module read so far)
     yield from _on_project_models(
         python,
         modules,
         inside,
         ("PP302", ("fit", "train", "evaluate", "predict")),
         lambda index: bool(index.loops),
-        lambda index, builders: (
-            (raw, "low") for raw in models_built_in_loops(index, builders, frozenset(owners))
+        lambda index, builders, path: (
+            (raw, "low")
+            for raw in models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside))
         ),
-        lambda other: _model_makers(other, owners),
+        _model_makers,
     )
 
 
-def _model_makers(other: ModuleIndex, owners: set[str]) -> frozenset[str]:
+def _model_makers(other: ModuleIndex) -> frozenset[str]:
     """What another module builds Keras models with: its defs and classes returning or subclassing one
     (`keras_model_builders`), and (tf-fix52) the classes whose constructor keeps one it builds
-    (`keras_model_owners`, also added to `owners`)."""
+    (`keras_model_owners`)."""
     from checker.rules.keras import keras_model_builders, keras_model_owners
 
-    found = keras_model_owners(other)
-    owners.update(found)
-    return keras_model_builders(other) | found
+    return keras_model_builders(other) | keras_model_owners(other)
+
+
+def _owners_imported(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> frozenset[str]:
+    """The names the module imports of classes of other modules of the project whose constructor keeps a
+    Keras model it builds (`keras_model_owners`), as `_project_model_builders` finds the builders."""
+    from checker.rules.keras import keras_model_owners
+
+    return frozenset(_project_model_builders(index, path, modules, inside, keras_model_owners))
 
 
 def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, inside: set[str]):
@@ -1129,25 +1137,31 @@ def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, in
 
 
 def _notebook_models(path: str, modules: _Modules, inside: set[str]):
-    """`_notebook_models_built_elsewhere` in one notebook."""
+    """`_notebook_models_built_elsewhere` in one notebook, its cells read as `engine.check_cells` reads them
+    (review27 item 24): nothing when a cell silences the file (`# ppcheck: noqa`), and a cell that does not
+    parse left out, the others read (a py2 `print 'x'` cell lost the whole notebook)."""
     from checker.rules.keras import models_built_in_loops
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            raw_text = handle.read()
-    except OSError:
-        return
-    if "import" not in raw_text or not any(word in raw_text for word in ("fit", "train")):
+    raw_text = modules.text(path)
+    if raw_text is None or "import" not in raw_text or not any(word in raw_text for word in ("fit", "train")):
         return
     try:
         cells = code_cells(raw_text)
-        index = ModuleIndex.build(ast.parse("\n".join(source for _, source in cells)))
-    except (NotebookError, SyntaxError, ValueError, RecursionError):
+    except NotebookError:
+        return
+    if any(file_is_silenced(source) for _, source in cells):
+        return
+    parsed = _parsed_cells(cells)
+    if parsed is None:
+        return
+    tree, cells = parsed
+    try:
+        index = ModuleIndex.build(tree)
+    except RecursionError:
         return
     if not index.loops:
         return
-    owners: set[str] = set()
-    builders = _project_model_builders(index, path, modules, inside, lambda o: _model_makers(o, owners))
+    builders = _project_model_builders(index, path, modules, inside, _model_makers)
     if not builders:
         return
     starts, line = [], 1
@@ -1155,7 +1169,7 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
         starts.append((line, number, source))
         line += source.count("\n") + 1
     try:
-        raws = list(models_built_in_loops(index, builders, frozenset(owners)))
+        raws = list(models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside)))
     except RULE_ERRORS:
         return
     for raw in raws:
@@ -1166,6 +1180,26 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
             lambda m: "cell {} line {}".format(*_cell_place(starts, int(m.group(1)))[:2]), raw.message
         )
         yield finding(path, at, raw.col, "PP302", message, "low", cell=cell)
+
+
+def _parsed_cells(cells: list[tuple[int, str]]) -> tuple[ast.Module, list[tuple[int, str]]] | None:
+    """(tree of the joined cells, the cells in it): all of them when they parse together, else those that
+    parse alone, as `engine.check_cells` joins them; None when the joined cells do not parse."""
+    try:
+        return ast.parse("\n".join(source for _, source in cells)), cells
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    good = []
+    for number, source in cells:
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        good.append((number, source))
+    try:
+        return ast.parse("\n".join(source for _, source in good)), good
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _cell_place(starts: list[tuple[int, int, str]], at: int) -> tuple[int, int, str]:
@@ -1182,7 +1216,7 @@ def _on_project_models(
 ):
     """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
     module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
-    as `judged(index, builders)` yields them, each with its level. A module is parsed only when its text
+    as `judged(index, builders, path)` yields them, each with its level. A module is parsed only when its text
     imports and has one of `words`, and read only when `wanted(index)` (before its imports are followed);
     nothing is parsed when no module of the project may use TensorFlow. The one skeleton of PP301's and
     PP302's reads of project models (review25 item 9)."""
@@ -1203,7 +1237,7 @@ def _on_project_models(
         if not builders:
             continue
         try:
-            raws = list(judged(index, builders))
+            raws = list(judged(index, builders, path))
         except RULE_ERRORS:
             continue
         for raw, level in raws:

@@ -560,3 +560,121 @@ def test_a_batch_of_one_handed_to_a_plain_helper_that_predicts_it_is_pp301(tmp_p
     helper with a pickled forest (no Keras model's predict)."""
     assert _found(copied(tmp_path, "face_helpers"), "PP301") == [("encode_faces.py", 16, "low")]
     assert _found(copied(tmp_path, "face_helpers_ok"), "PP301") == []
+
+
+def test_an_equal_plain_helper_of_another_module_leaves_a_tensorflow_helpers_calls_alone(tmp_path):
+    """review27 item 23: face_tf.py (TensorFlow) and a copied plain `utils.py` define the same
+    `calc_128_vec(model, img)` at the same line, so their predictors are equal values. The plain one's calls
+    count only from a module using TensorFlow (tf-fix52), but encode_faces.py's calls run face_tf's, so its
+    one face per file is PP301 (`low`); score_rows.py handing a row of one to the plain helper with a pickled
+    forest stays silent."""
+    assert _found(copied(tmp_path, "face_helpers_copied"), "PP301") == [("encode_faces.py", 15, "low")]
+
+
+def _grid_notebook(folder: Path, edit) -> Path:
+    """grid_owner's notebook with its cells changed by `edit(cells)`."""
+    import json
+
+    path = folder / "notebooks" / "train_grid_search.ipynb"
+    notebook = json.loads(path.read_text())
+    edit(notebook["cells"])
+    path.write_text(json.dumps(notebook))
+    return path
+
+
+def test_a_silenced_notebook_has_no_project_pass_finding(tmp_path):
+    """review27 item 24 (a): `# ppcheck: noqa` at the top of any cell silences the whole notebook, as the
+    per-module pass reads it (`engine.check_cells`), for the project pass's PP302 too; run_grid.py's stays."""
+    folder = copied(tmp_path, "grid_owner")
+    _grid_notebook(folder, lambda cells: cells[1]["source"].insert(0, "# ppcheck: noqa\n"))
+    assert _found(folder, "PP302") == [("run_grid.py", 11, "low")]
+
+
+def test_a_notebook_cell_that_does_not_parse_leaves_the_others_read(tmp_path):
+    """review27 item 24 (b): a Python 2 cell (`print 'x'`) is skipped, as the per-module pass skips it, and
+    the project pass still reads the other cells: PP302 in the loop's cell, now cell 6."""
+    folder = copied(tmp_path, "grid_owner")
+    bad = {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": ["print 'x'"],
+    }
+    _grid_notebook(folder, lambda cells: cells.insert(2, bad))
+    findings, _, _ = check_paths([str(folder)])
+    found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
+    assert [(f.cell, f.line) for f in found] == [(6, 2)]
+    assert "loop at cell 6 line 1" in found[0].message
+
+
+_OWNER = """from tensorflow import keras
+
+
+class Agent:
+    def __init__(self, n_actions):
+        model = keras.Sequential()
+        model.add(keras.layers.Dense(n_actions))
+        self.model = model
+
+    def train_episode(self, env):
+        return self.model.fit(env.states(), env.targets())
+"""
+
+_BUILDER = """from tensorflow import keras
+
+
+def Agent(n_actions):
+    model = keras.Sequential()
+    model.add(keras.layers.Dense(n_actions))
+    return model
+"""
+
+_SEARCH = """from agents import Agent
+
+for n_actions in range(2, 40):
+    agent = Agent(n_actions)
+    agent.train_episode(None)
+"""
+
+
+def test_pp302_owners_are_those_the_module_imports_whatever_the_order(tmp_path):
+    """review27 item 25: a class keeping a Keras model it builds (dqn/agent.py's `Agent`) makes its
+    instances' `train...` calls training only in a module that imports it: dqn/train.py's loop is PP302.
+    baseline/search.py imports a def `Agent` returning a model and calls no Keras training: no PP302,
+    whether or not dqn/train.py was read first (the owners were gathered from every module read so far)."""
+    texts = {
+        "dqn/agent.py": _OWNER,
+        "dqn/train.py": _SEARCH,
+        "baseline/agents.py": _BUILDER,
+        "baseline/search.py": _SEARCH,
+    }
+    for name, text in texts.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(
+            text.replace("from agents", "from agent") if name == "dqn/train.py" else text
+        )
+    files = [str(tmp_path / name) for name in texts]
+    for order in (files, files[::-1]):
+        found = project.calls_across_modules([], [order], ("PP302",))
+        assert [(Path(f.path).parent.name, Path(f.path).name, f.line) for f in found] == [
+            ("dqn", "train.py", 4)
+        ]
+
+
+def test_keras_model_owners_and_builders_are_worked_out_once_per_index(monkeypatch):
+    """review27 items 26/27: the two project-pass lists of a module are kept on its index through one
+    helper (`_per_index`), each worked out once; `instance_method` is keras.py's one name for it."""
+    from checker.module import ModuleIndex
+    from checker.rules import keras
+
+    calls = []
+    for name in ("_model_owners", "_model_builders"):
+        original = getattr(keras, name)
+        monkeypatch.setattr(keras, name, lambda index, o=original, n=name: calls.append(n) or o(index))
+    index = ModuleIndex.build(ast.parse(_OWNER))
+    for _ in range(2):
+        assert keras.keras_model_owners(index) == {"Agent"}
+        assert keras.keras_model_builders(index) == set()
+    assert calls == ["_model_owners", "_model_builders"]
+    assert not hasattr(keras, "_instance_method")

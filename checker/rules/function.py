@@ -473,8 +473,10 @@ def _copy_words(call) -> str:
 
 def _step_result_names(body_owner, sites, index: ModuleIndex) -> set[str]:
     """Names `body_owner`'s body binds to the result of a training step it runs (`a, b, c =
-    self.train_step(...)`, `loss = train_step(x, y)`), outside nested loops. Keras' `train_on_batch` returns
-    NumPy values already: an `np.array` of them copies nothing from the device."""
+    self.train_step(...)`, `loss = train_step(x, y)`): a step among `sites`, which the callers restrict to the
+    calls outside nested loops (the loop's own, a helper's outside its loops), so the walk of the whole body
+    finds only those assignments (review27 item 28). Keras' `train_on_batch` returns NumPy values already:
+    an `np.array` of them copies nothing from the device."""
     steps = {
         id(s.node)
         for s in sites

@@ -711,25 +711,36 @@ def _loop_predict_finding(
     )
 
 
+def _per_index(index: ModuleIndex, slot: str, compute):
+    """`compute(index)`, worked out once per module and kept on its index under `slot` (`_model_builders`,
+    `_model_owners`): the project passes ask again for each module importing it. The one place that reads
+    and sets these slots, which ModuleIndex does not declare (review27 item 26)."""
+    value = getattr(index, slot, None)
+    if value is None:
+        value = compute(index)
+        setattr(index, slot, value)
+    return value
+
+
 def keras_model_builders(index: ModuleIndex) -> frozenset[str]:
     """Names of the module's top-level defs that build a Keras model and return it (`model =
     Model(inputs, outputs)` ... `return model`, on every `return`) and of its classes that subclass Keras'
     `Model`: what another module of the project binds a Keras model from (tf-fix36)."""
-    if getattr(index, "_model_builders", None) is None:
-        found = set()
-        for name, function in index.module_functions.items():
-            returns = [
-                n for n in _own_nodes(function.body) if isinstance(n, ast.Return) and n.value is not None
-            ]
-            if returns and all(_returns_built_model(ret, function, index) for ret in returns):
-                found.add(name)
-        for stmt in index.tree.body:
-            if isinstance(stmt, ast.ClassDef) and any(
-                index.resolver.qualname(base) in _MODEL_BUILDERS for base in stmt.bases
-            ):
-                found.add(stmt.name)
-        index._model_builders = frozenset(found)
-    return index._model_builders
+    return _per_index(index, "_model_builders", _model_builders)
+
+
+def _model_builders(index: ModuleIndex) -> frozenset[str]:
+    found = set()
+    for name, function in index.module_functions.items():
+        returns = [n for n in _own_nodes(function.body) if isinstance(n, ast.Return) and n.value is not None]
+        if returns and all(_returns_built_model(ret, function, index) for ret in returns):
+            found.add(name)
+    for stmt in index.tree.body:
+        if isinstance(stmt, ast.ClassDef) and any(
+            index.resolver.qualname(base) in _MODEL_BUILDERS for base in stmt.bases
+        ):
+            found.add(stmt.name)
+    return frozenset(found)
 
 
 def keras_model_owners(index: ModuleIndex) -> frozenset[str]:
@@ -737,16 +748,18 @@ def keras_model_owners(index: ModuleIndex) -> frozenset[str]:
     instance (`model = Sequential()` ... `self.model = model` in `__init__`, or `self.model =
     Model(inputs, outputs)`): each instance holds a new model, as each call of a def returning one does
     (tf-fix52: reading 36's `Architecture(...)` made and trained per experiment of a grid search)."""
-    if getattr(index, "_model_owners", None) is None:
-        found = set()
-        for stmt in index.tree.body:
-            if not isinstance(stmt, ast.ClassDef):
-                continue
-            init = index.class_methods.get(stmt.name, {}).get("__init__")
-            if init is not None and _keeps_built_model(init, index):
-                found.add(stmt.name)
-        index._model_owners = frozenset(found)
-    return index._model_owners
+    return _per_index(index, "_model_owners", _model_owners)
+
+
+def _model_owners(index: ModuleIndex) -> frozenset[str]:
+    found = set()
+    for stmt in index.tree.body:
+        if not isinstance(stmt, ast.ClassDef):
+            continue
+        init = index.class_methods.get(stmt.name, {}).get("__init__")
+        if init is not None and _keeps_built_model(init, index):
+            found.add(stmt.name)
+    return frozenset(found)
 
 
 def _keeps_built_model(init, index: ModuleIndex) -> bool:
@@ -1313,7 +1326,7 @@ def _predictors_called_in_loops(index: ModuleIndex):
     for site in index.calls:
         if not site.loops:
             continue
-        function = index.helper_of(site.node, site.function) or _instance_method(site.node, index)
+        function = index.helper_of(site.node, site.function) or instance_method(site.node, index)
         if function is None:
             function = _submitted_and_awaited(site.node, site.loops[-1], index)
         predictor = _predictor_through_wrapper(function, predictors, index) if function is not None else None
@@ -1359,19 +1372,15 @@ def _predictor_through_wrapper(
     return inner if inner is not None and inner.makes else None
 
 
-def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     """The method of a class of this module that `obj.method(...)` runs, when the module binds `obj` (or
-    `self.obj`) only to instances of that class (`extractor = Extractor()`)."""
+    `self.obj`) only to instances of that class (`extractor = Extractor()`); function.py's PP403 follows
+    `model.train()` in a loop with it too (tf-fix52)."""
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
     owner = instance_class(func.value, index)
     return None if owner is None else index.class_methods.get(owner, {}).get(func.attr)
-
-
-def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
-    """`_instance_method` for the other rule modules (tf-fix52: PP403 follows `model.train()` in a loop)."""
-    return _instance_method(call, index)
 
 
 def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
