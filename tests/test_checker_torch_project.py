@@ -257,6 +257,30 @@ def test_library_module_reads_a_margin_assignment_that_calls_its_own_def_as_code
     assert _library_module(script + "trainer = train\n")
 
 
+def test_a_usage_example_in_a_docstring_does_not_make_a_library_a_script(tmp_path):
+    """(review 27 item 2) `_calls_own_def_at_margin` read the text inside strings: a module docstring's
+    "Use it so:" example `losses = train(loader, epochs=10)` at the margin made a library (the
+    script_by_assignment case without its last two lines) a script, and its copy stayed `high`. Strings are
+    blanked first; the real assignment at the margin still makes it a script."""
+    from checker.torch_project.factories import _library_module
+
+    script = (PROJECTS / "script_by_assignment" / "run_decoder.py").read_text()
+    library = script.replace(
+        '\n\n\nloader = torch.load("batches.pt")\nlosses = train(loader, epochs=10)\n', "\n"
+    )
+    assert library != script
+    documented = (
+        '"""The decoder and its training loop. Use it so:\n\nlosses = train(loader, epochs=10)\n"""\n'
+    )
+    assert _library_module(documented + library)
+    assert not _library_module(documented + script)
+    folder = tmp_path / "documented"
+    folder.mkdir()
+    (folder / "run_decoder.py").write_text(documented + library)
+    findings, _, _ = check_paths([str(folder)])
+    assert levels_of(findings, "PP506") == {("run_decoder.py", 16): "medium"}
+
+
 def test_a_helper_a_forward_runs_under_a_test_of_its_default_mode_copies_every_step(tmp_path):
     """torch-fix141 (hold-out 46, UniMatch's `normalize_img`): `forward(self, img, task="flow")` runs
     `normalize_img(img)` under `if task == "flow":`, the branch a call leaving the mode at its default takes, so
