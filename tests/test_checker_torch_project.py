@@ -290,6 +290,33 @@ def test_a_helper_a_forward_runs_under_a_test_of_its_default_mode_copies_every_s
     assert levels_of(findings, "PP506") == {("utils.py", 5): "high"}
 
 
+def test_default_branch_is_one_helper_for_the_moves_and_the_reads():
+    """(review 27 item 3) torch_moves and the cross-module reads each had a `_default_branch` ("a parameter
+    compared with a constant; is the node in the branch its default takes") and a defaults table: one public
+    `default_branch(test, in_body, function)` with `parameter_defaults` in torch_common serves both. Equal is
+    the same type and value; `is`/`is not` compare the object (a `None` default)."""
+    import ast
+
+    from checker.rules import torch_common, torch_moves
+    from checker.torch_project import reads
+
+    assert torch_moves.default_branch is torch_common.default_branch is reads.default_branch
+    assert not hasattr(torch_moves, "_default_branch") and not hasattr(torch_moves, "_parameter_defaults")
+    function = ast.parse("def f(x, task='flow', mask=None, *, scale=1): pass").body[0]
+    assert set(torch_common.parameter_defaults(function)) == {"task", "mask", "scale"}
+
+    def taken(test: str, in_body: bool) -> bool:
+        return torch_common.default_branch(ast.parse(test).body[0].value, in_body, function)
+
+    assert taken("task == 'flow'", True) and not taken("task == 'flow'", False)
+    assert taken("task != 'flow'", False) and not taken("task != 'flow'", True)
+    assert taken("task == 'depth'", False) and not taken("task == 'depth'", True)
+    assert taken("mask is None", True) and taken("mask is not None", False)
+    assert taken("scale == 1.0", False) and not taken("scale == 1.0", True)
+    assert not taken("x == 1", True) and not taken("x == 1", False)
+    assert not taken("task in ('flow',)", True)
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

@@ -41,6 +41,7 @@ from checker.rules.torch_common import (
     configuration_test,
     constructs_model,
     cuda_type,
+    default_branch,
     direct_calls,
     eval_named,
     facts,
@@ -56,6 +57,7 @@ from checker.rules.torch_common import (
     nests_loop,
     option_choice,
     outside_ifs,
+    parameter_defaults,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
@@ -646,7 +648,7 @@ def _init_number_parameters(index: ModuleIndex, attr: str, line: int) -> set[str
         kept.append(
             {
                 name
-                for name, d in _parameter_defaults(function).items()
+                for name, d in parameter_defaults(function).items()
                 if type(d.value) in (int, float) and name not in rebound
             }
         )
@@ -3055,44 +3057,13 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
-                or _default_branch(test, function, in_body)
+                or default_branch(test, in_body, function)
             ):
                 return False
         elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
             return False
         child = outer
     return True
-
-
-def _default_branch(test: ast.AST, function, in_body: bool) -> bool:
-    """(torch-fix141) The branch of `if task == 'flow':` (or `!=`) that a call leaving `task` at its default
-    takes: UniMatch's `forward(..., task='flow')` running `normalize_img(img0, img1)` under that test, its
-    `torch.tensor([...]).to(img1.device)` mean and std copied on every training forward (hold-out 46). The
-    body when the default equals the constant for `==`, the `else` otherwise; `!=` the other way round."""
-    if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.left, ast.Name)
-        and isinstance(test.comparators[0], ast.Constant)
-    ):
-        return False
-    default = _parameter_defaults(function).get(test.left.id)
-    if default is None:
-        return False
-    equal = (
-        type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
-    )
-    return in_body == (equal != isinstance(test.ops[0], ast.NotEq))
-
-
-def _parameter_defaults(function) -> dict[str, ast.Constant]:
-    """The def's parameters with a constant default (not None), by name."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg: d for a, d in pairs if isinstance(d, ast.Constant) and d.value is not None}
 
 
 def _left_out_test(test: ast.AST, params: set[str]) -> bool:
@@ -3113,7 +3084,7 @@ def _layer_switch(test: ast.AST) -> bool:
 def _flags_defaulting(function, value: bool) -> set[str]:
     """The def's parameters whose default is `value`: `test_emb=False` is a flag a training call leaves off,
     `need_cuda=True` one a plain call leaves on."""
-    return {name for name, d in _parameter_defaults(function).items() if d.value is value}
+    return {name for name, d in parameter_defaults(function).items() if d.value is value}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
