@@ -3365,6 +3365,59 @@ def test_pp506_a_held_distribution_of_number_defaults_draws_on_the_host():
     assert "PP506" not in {rule for rule, _ in torch_findings(rebound)}
 
 
+NOISY_BASE = """
+import torch
+from torch import nn
+
+DEVICE = torch.device("cuda")
+
+
+class NoisyBase(nn.Module):
+    def __init__(self, n_in, n_out, loc, scale):
+        super().__init__()
+        self.mu = nn.Parameter(torch.zeros(n_out, n_in))
+        self.normal = torch.distributions.Normal(loc, scale)
+
+
+class NoisyLinear(NoisyBase):
+    def __init__(self, n_in, n_out, loc=0.0, scale=1.0):
+        super().__init__(n_in, n_out, torch.tensor(loc, device=DEVICE), torch.tensor(scale, device=DEVICE))
+
+    def forward(self, x):
+        epsilon = self.normal.sample(self.mu.size()).to(DEVICE)
+        return x @ (self.mu + epsilon).t()
+"""
+
+
+def test_pp506_a_held_distribution_takes_the_numbers_of_the_init_that_binds_it():
+    """(review 27 item 1) `_init_number_parameters` read the number defaults of the nearest `__init__` of the
+    chain: a base's `__init__(self, n_in, n_out, loc, scale)` building `Normal(loc, scale)` from the CUDA
+    tensors the subclass's `__init__(..., loc=0.0, scale=1.0)` hands it was taken for a distribution of
+    numbers. The parameters are those of the def that binds the attribute; when that base's own `loc` and
+    `scale` default to numbers, the draw is on the host again."""
+    assert "PP506" not in {rule for rule, _ in torch_findings(NOISY_BASE)}
+    numbers = NOISY_BASE.replace(
+        "def __init__(self, n_in, n_out, loc, scale):", "def __init__(self, n_in, n_out, loc=0.0, scale=1.0):"
+    ).replace(
+        "super().__init__(n_in, n_out, torch.tensor(loc, device=DEVICE), torch.tensor(scale, device=DEVICE))",
+        "super().__init__(n_in, n_out)",
+    )
+    assert numbers.count("loc=0.0") == 2
+    assert ("PP506", 20) in torch_findings(numbers)
+
+
+def test_torch_moves_reads_classes_through_the_module_helpers():
+    """(review 27 item 4) torch_moves kept cached copies of `module.class_at` and `class_chain` (its
+    `loop_cache("class_defs", ...)` a dict under the name of `ModuleIndex.class_defs`, a list); since
+    torch-speed20 the module's read the index's cached class lists, so torch_moves calls them."""
+    from checker import module
+    from checker.rules import torch_moves
+
+    assert torch_moves.class_at is module.class_at
+    assert torch_moves.class_chain is module.class_chain
+    assert not hasattr(torch_moves, "_class_at") and not hasattr(torch_moves, "_class_chain")
+
+
 def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
     """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
     of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the

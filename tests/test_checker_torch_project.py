@@ -257,6 +257,30 @@ def test_library_module_reads_a_margin_assignment_that_calls_its_own_def_as_code
     assert _library_module(script + "trainer = train\n")
 
 
+def test_a_usage_example_in_a_docstring_does_not_make_a_library_a_script(tmp_path):
+    """(review 27 item 2) `_calls_own_def_at_margin` read the text inside strings: a module docstring's
+    "Use it so:" example `losses = train(loader, epochs=10)` at the margin made a library (the
+    script_by_assignment case without its last two lines) a script, and its copy stayed `high`. Strings are
+    blanked first; the real assignment at the margin still makes it a script."""
+    from checker.torch_project.factories import _library_module
+
+    script = (PROJECTS / "script_by_assignment" / "run_decoder.py").read_text()
+    library = script.replace(
+        '\n\n\nloader = torch.load("batches.pt")\nlosses = train(loader, epochs=10)\n', "\n"
+    )
+    assert library != script
+    documented = (
+        '"""The decoder and its training loop. Use it so:\n\nlosses = train(loader, epochs=10)\n"""\n'
+    )
+    assert _library_module(documented + library)
+    assert not _library_module(documented + script)
+    folder = tmp_path / "documented"
+    folder.mkdir()
+    (folder / "run_decoder.py").write_text(documented + library)
+    findings, _, _ = check_paths([str(folder)])
+    assert levels_of(findings, "PP506") == {("run_decoder.py", 16): "medium"}
+
+
 def test_a_helper_a_forward_runs_under_a_test_of_its_default_mode_copies_every_step(tmp_path):
     """torch-fix141 (hold-out 46, UniMatch's `normalize_img`): `forward(self, img, task="flow")` runs
     `normalize_img(img)` under `if task == "flow":`, the branch a call leaving the mode at its default takes, so
@@ -264,6 +288,33 @@ def test_a_helper_a_forward_runs_under_a_test_of_its_default_mode_copies_every_s
     "depth":` helper runs only when a caller asks for depth and stays silent."""
     _, findings, _ = checked_copy(tmp_path, "forward_default_branch")
     assert levels_of(findings, "PP506") == {("utils.py", 5): "high"}
+
+
+def test_default_branch_is_one_helper_for_the_moves_and_the_reads():
+    """(review 27 item 3) torch_moves and the cross-module reads each had a `_default_branch` ("a parameter
+    compared with a constant; is the node in the branch its default takes") and a defaults table: one public
+    `default_branch(test, in_body, function)` with `parameter_defaults` in torch_common serves both. Equal is
+    the same type and value; `is`/`is not` compare the object (a `None` default)."""
+    import ast
+
+    from checker.rules import torch_common, torch_moves
+    from checker.torch_project import reads
+
+    assert torch_moves.default_branch is torch_common.default_branch is reads.default_branch
+    assert not hasattr(torch_moves, "_default_branch") and not hasattr(torch_moves, "_parameter_defaults")
+    function = ast.parse("def f(x, task='flow', mask=None, *, scale=1): pass").body[0]
+    assert set(torch_common.parameter_defaults(function)) == {"task", "mask", "scale"}
+
+    def taken(test: str, in_body: bool) -> bool:
+        return torch_common.default_branch(ast.parse(test).body[0].value, in_body, function)
+
+    assert taken("task == 'flow'", True) and not taken("task == 'flow'", False)
+    assert taken("task != 'flow'", False) and not taken("task != 'flow'", True)
+    assert taken("task == 'depth'", False) and not taken("task == 'depth'", True)
+    assert taken("mask is None", True) and taken("mask is not None", False)
+    assert taken("scale == 1.0", False) and not taken("scale == 1.0", True)
+    assert not taken("x == 1", True) and not taken("x == 1", False)
+    assert not taken("task in ('flow',)", True)
 
 
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):

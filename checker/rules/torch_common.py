@@ -1640,3 +1640,38 @@ def parameter_list(node: ast.AST | None, listed: bool = False) -> bool:
     if listed and isinstance(node, ast.Call) and base_name(node.func) == "list" and len(node.args) == 1:
         node = node.args[0]
     return isinstance(node, ast.Call) and method_name(node) in PARAMETER_LISTS
+
+
+def parameter_defaults(function) -> dict[str, ast.Constant]:
+    """The def's parameters whose default is a constant (`None` too), by name: the defaults table of
+    `default_branch` and of the rules reading a def's number or flag defaults (review 27 item 3)."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return {a.arg: d for a, d in pairs if isinstance(d, ast.Constant)}
+
+
+def default_branch(test: ast.AST, in_body: bool, function) -> bool:
+    """`test` compares a parameter of `function` with a constant (`task == 'flow'`, `!=`, `max_len is None`,
+    `is not`) and the branch asked (the body when `in_body`, else the `else`) is the one a call leaving the
+    parameter at its default takes. Equal means the same type and value (`1` is not `1.0` nor `True`), `is`
+    the same object. One definition for torch_moves (a copy made on every call) and the cross-module reads
+    (a read its defaults decide): review 27 item 3."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.Is | ast.IsNot)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return False
+    default = parameter_defaults(function).get(test.left.id)
+    if default is None:
+        return False
+    value, op = test.comparators[0].value, test.ops[0]
+    if isinstance(op, ast.Is | ast.IsNot):
+        same = default.value is value
+    else:
+        same = type(default.value) is type(value) and default.value == value
+    return in_body == (same == isinstance(op, ast.Eq | ast.Is))

@@ -22,6 +22,8 @@ from checker.module import (
     assigned_names,
     bound_values,
     builtin_call,
+    class_at,
+    class_chain,
     dotted_parts,
     iter_walk,
     names_in,
@@ -39,6 +41,7 @@ from checker.rules.torch_common import (
     configuration_test,
     constructs_model,
     cuda_type,
+    default_branch,
     direct_calls,
     eval_named,
     facts,
@@ -54,6 +57,7 @@ from checker.rules.torch_common import (
     nests_loop,
     option_choice,
     outside_ifs,
+    parameter_defaults,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
@@ -608,8 +612,8 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
     elif isinstance(node, ast.Attribute) and _on_self(node):
+        numbers = _init_number_parameters(index, node.attr, line)
         node = _held_in_init(index, node.attr, line)
-        numbers = _init_number_parameters(index, line)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -626,26 +630,29 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     )
 
 
-def _init_number_parameters(index: ModuleIndex, line: int) -> set[str]:
-    """(torch-fix141) The parameters of the `__init__` of the class read at `line` whose default is a Python
-    number and that the `__init__` never binds again: a held distribution built from them
-    (`self.uni_dist = Uniform(-uniform_range, uniform_range)` with `uniform_range=0.3`, SemiCD's feature-noise
-    decoder, hold-out 47) has numbers for parameters, as `Uniform(-0.3, 0.3)` has, and draws on the CPU."""
-    cls = _class_at(index, line)
-    init = (
-        None
-        if cls is None
-        else next((c for c in _class_chain(index, cls.name) if "__init__" in _methods_of(c)), None)
-    )
-    if init is None:
+def _init_number_parameters(index: ModuleIndex, attr: str, line: int) -> set[str]:
+    """(torch-fix141) The parameters of the `__init__` that binds `self.<attr>` in the class read at `line`
+    (`_held_in_init`) whose default is a Python number and that the `__init__` never binds again: a held
+    distribution built from them (`self.uni_dist = Uniform(-uniform_range, uniform_range)` with
+    `uniform_range=0.3`, SemiCD's feature-noise decoder, hold-out 47) has numbers for parameters, as
+    `Uniform(-0.3, 0.3)` has, and draws on the CPU. (review 27 item 1) The parameters of the def that binds it,
+    not of the nearest `__init__` of the chain: a base's `__init__(self, loc, scale)` building `Normal(loc,
+    scale)` from the CUDA tensors a subclass's `__init__(..., loc=0.0, scale=1.0)` hands it is not made of
+    numbers. Bound by several `__init__`s, a parameter must be a number in each."""
+    defs = _held_in_init_defs(index, attr, line)
+    if not defs:
         return set()
-    function = _methods_of(init)["__init__"]
-    rebound = assigned_names(function.body)
-    return {
-        name
-        for name, d in _parameter_defaults(function).items()
-        if type(d.value) in (int, float) and name not in rebound
-    }
+    kept = []
+    for function in defs:
+        rebound = assigned_names(function.body)
+        kept.append(
+            {
+                name
+                for name, d in parameter_defaults(function).items()
+                if type(d.value) in (int, float) and name not in rebound
+            }
+        )
+    return set.intersection(*kept)
 
 
 def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
@@ -663,35 +670,41 @@ def _held_in_init(index: ModuleIndex, attr: str, line: int) -> ast.AST | None:
     """(torch-fix130) The one value the class read at `line` binds `self.<attr>` to, when each binding of it is
     in an `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution
     kept on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise.
-    (torch-fix131) The bindings are those of that class and the bases the module defines (`_class_chain`),
+    (torch-fix131) The bindings are those of that class and the bases the module defines (`class_chain`),
     not of every class of the module: another class's `self.normal = Normal(mean, std)` in a `reset` method
     no longer silences the copy (session 25 reread note)."""
-    cls = _class_at(index, line)
+    cls = class_at(index, line)
     if cls is None:
         return None
 
-    def make() -> dict[str, ast.AST | None]:
-        found: dict[str, ast.AST | None] = {}
-        chain = _class_chain(index, cls.name)
+    return _held_in_init_bindings(index, cls).get(attr, (None, ()))[0]
+
+
+def _held_in_init_defs(index: ModuleIndex, attr: str, line: int) -> tuple:
+    """(review 27 item 1) The `__init__` defs whose bindings of `self.<attr>` make `_held_in_init`'s value
+    (empty when it has none)."""
+    cls = class_at(index, line)
+    if cls is None:
+        return ()
+    value, defs = _held_in_init_bindings(index, cls).get(attr, (None, ()))
+    return defs if value is not None else ()
+
+
+def _held_in_init_bindings(index: ModuleIndex, cls: ast.ClassDef) -> dict[str, tuple]:
+    """{attribute: (`_held_in_init`'s value or None, the defs binding it)} for the class and its chain."""
+
+    def make() -> dict[str, tuple]:
+        found: dict[str, tuple] = {}
+        chain = class_chain(index, cls.name)
         for name, pairs in (item for c in chain for item in _self_stores(_methods_of(c)).items()):
             for method, value in pairs:
-                kept = found.get(name, value)
+                kept, defs = found.get(name, (value, ()))
                 in_init = getattr(method, "name", None) == "__init__" and isinstance(value, ast.Call)
                 same = kept is not None and value is not None and ast.dump(kept) == ast.dump(value)
-                found[name] = value if in_init and same else None
+                found[name] = (value, (*defs, method)) if in_init and same else (None, ())
         return found
 
-    return facts(index).loop_cache("held_in_init", cls, make).get(attr)
-
-
-def _class_at(index: ModuleIndex, line: int) -> ast.ClassDef | None:
-    """The innermost class of the module whose text holds `line` (the class a `self.<attr>` there is read
-    on)."""
-    classes = facts(index).loop_cache(
-        "class_nodes", None, lambda: [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
-    )
-    holding = [c for c in classes if c.lineno <= line <= c.end_lineno]
-    return max(holding, key=lambda c: c.lineno, default=None)
+    return facts(index).loop_cache("held_in_init", cls, make)
 
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
@@ -947,8 +960,8 @@ def _cuda_alias(func: ast.AST, index: ModuleIndex, line: int) -> bool:
     if isinstance(func, ast.Name):
         values = index.name_values.get(func.id, ())
     elif isinstance(func, ast.Attribute) and _on_self(func) and func.attr.endswith("Tensor"):
-        cls = _class_at(index, line)
-        chain = _class_chain(index, cls.name) if cls is not None else []
+        cls = class_at(index, line)
+        chain = class_chain(index, cls.name) if cls is not None else []
         values = [v for c in chain for _, v in _self_stores(_methods_of(c)).get(func.attr, ())]
     else:
         return False
@@ -3044,44 +3057,13 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
-                or _default_branch(test, function, in_body)
+                or default_branch(test, in_body, function)
             ):
                 return False
         elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
             return False
         child = outer
     return True
-
-
-def _default_branch(test: ast.AST, function, in_body: bool) -> bool:
-    """(torch-fix141) The branch of `if task == 'flow':` (or `!=`) that a call leaving `task` at its default
-    takes: UniMatch's `forward(..., task='flow')` running `normalize_img(img0, img1)` under that test, its
-    `torch.tensor([...]).to(img1.device)` mean and std copied on every training forward (hold-out 46). The
-    body when the default equals the constant for `==`, the `else` otherwise; `!=` the other way round."""
-    if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.left, ast.Name)
-        and isinstance(test.comparators[0], ast.Constant)
-    ):
-        return False
-    default = _parameter_defaults(function).get(test.left.id)
-    if default is None:
-        return False
-    equal = (
-        type(default.value) is type(test.comparators[0].value) and default.value == test.comparators[0].value
-    )
-    return in_body == (equal != isinstance(test.ops[0], ast.NotEq))
-
-
-def _parameter_defaults(function) -> dict[str, ast.Constant]:
-    """The def's parameters with a constant default (not None), by name."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg: d for a, d in pairs if isinstance(d, ast.Constant) and d.value is not None}
 
 
 def _left_out_test(test: ast.AST, params: set[str]) -> bool:
@@ -3102,7 +3084,7 @@ def _layer_switch(test: ast.AST) -> bool:
 def _flags_defaulting(function, value: bool) -> set[str]:
     """The def's parameters whose default is `value`: `test_emb=False` is a flag a training call leaves off,
     `need_cuda=True` one a plain call leaves on."""
-    return {name for name, d in _parameter_defaults(function).items() if d.value is value}
+    return {name for name, d in parameter_defaults(function).items() if d.value is value}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
@@ -3530,7 +3512,7 @@ def _held_host_tensor(
         return None
     held = [_held_root(v, index, bound) for v in moved]
     attrs = [v.attr for v in held if isinstance(v, ast.Attribute) and _on_self(v)]
-    chain = _class_chain(index, index.function_class.get(id(function)) or "")
+    chain = class_chain(index, index.function_class.get(id(function)) or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
     if not attrs or not inits:
         return None
@@ -3633,23 +3615,6 @@ def _methods_of(cls: ast.ClassDef) -> dict[str, ast.AST]:
     return {s.name: s for s in cls.body if isinstance(s, FUNCTION_TYPES)}
 
 
-def _class_chain(index: ModuleIndex, name: str) -> list[ast.ClassDef]:
-    """The class of that name (top-level or nested in another class, as easy-faster-rcnn's `Model.Detection`)
-    and the bases the module itself defines (latent-diffusion's `LatentDiffusion(DDPM)`), nearest first,
-    three deep."""
-    classes = facts(index).loop_cache(
-        "class_defs", None, lambda: {c.name: c for c in module_nodes(index) if isinstance(c, ast.ClassDef)}
-    )
-    chain, todo = [], [name]
-    while todo and len(chain) < 4:
-        cls = classes.get(todo.pop(0))
-        if cls is None or cls in chain:
-            continue
-        chain.append(cls)
-        todo.extend(base_name(b) or "" for b in cls.bases)
-    return chain
-
-
 def _inherited_step_defs(index: ModuleIndex) -> set[int]:
     """(torch-fix103) Methods of a base class of the module that a def a training step runs (`_step_run_defs`:
     a subclass's `forward`) calls on `self` and its own class does not define: PyContrast's `BaseMoCo.
@@ -3665,7 +3630,7 @@ def _inherited_step_defs(index: ModuleIndex) -> set[int]:
             owner = index.function_class.get(id(function))
             if owner is None or id(function) not in run:
                 continue
-            chain = _class_chain(index, owner)
+            chain = class_chain(index, owner)
             for site in index.function_calls.get(id(function), []):
                 func = site.node.func
                 if not (isinstance(func, ast.Attribute) and _on_self(func)):

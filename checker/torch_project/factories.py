@@ -12,8 +12,10 @@ import ast
 import collections
 import dataclasses
 import functools
+import io
 import os
 import re
+import tokenize
 
 from checker.findings import CONFIDENCE_LEVELS, Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
@@ -164,12 +166,37 @@ def _library_module(text: str) -> bool:
 
 def _calls_own_def_at_margin(text: str) -> bool:
     """An assignment at the margin calls a def at the margin of the same text (`losses = train(model)` under
-    `def train(`): not `model.train()`, a method."""
+    `def train(`): not `model.train()`, a method. (review 27 item 2) Read outside strings: a docstring's
+    usage example (`losses = train(loader, epochs=10)` under "Use it so:") runs nothing."""
+    text = _strings_blanked(text)
     names = set(_TOP_DEF.findall(text))
     if not names:
         return False
     called = re.compile(r"(?<![\w.])(?:" + "|".join(sorted(names)) + r")[ \t]*\(")
     return any(called.search(value) for value in _TOP_ASSIGNMENT.findall(text))
+
+
+_STRING_TOKENS = frozenset(
+    {tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set())
+)
+
+
+def _strings_blanked(text: str) -> str:
+    """The text with every string literal's characters but its line ends made spaces (lines and margins kept);
+    the text as it is when the tokenizer fails on it."""
+    lines = text.splitlines(keepends=True)
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type in _STRING_TOKENS]
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    for token in tokens:
+        (first, start), (last, end) = token.start, token.end
+        for row in range(first, last + 1):
+            line = lines[row - 1]
+            begin = start if row == first else 0
+            stop = end if row == last else len(line.rstrip("\r\n"))
+            lines[row - 1] = line[:begin] + " " * (stop - begin) + line[stop:]
+    return "".join(lines)
 
 
 def _high_copies(texts: dict[str, str], findings: list[Finding]) -> dict[str, list[int]]:

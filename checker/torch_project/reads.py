@@ -19,6 +19,7 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import defining_texts, import_word, import_words, module_file, module_paths
 from checker.rules import rule_selected, torch_history
 from checker.rules.torch_common import (
+    default_branch,
     direct_calls,
     facts,
     lowered_on_toys,
@@ -1434,43 +1435,20 @@ def _key_test(test: ast.AST, call: ast.Call) -> bool:
 
 def _default_branch(branch: ast.If, node: ast.AST, function) -> tuple[str, int] | None:
     """The `if` compares a parameter with a constant (`reduction == 'mean'`, `max_len is None`) and `node`
-    is in the branch the parameter's default value takes: (the parameter, its position among the arguments
-    a caller writes), or None."""
-    test = branch.test
-    if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.Is | ast.IsNot)
-        and isinstance(test.left, ast.Name)
-        and isinstance(test.comparators[0], ast.Constant)
-    ):
+    is in the branch the parameter's default value takes (`default_branch`): (the parameter, its position
+    among the arguments a caller writes), or None."""
+    in_body = any(n is node for stmt in branch.body for n in ast.walk(stmt))
+    if not (in_body or any(n is node for stmt in branch.orelse for n in ast.walk(stmt))):
+        return None
+    if not default_branch(branch.test, in_body, function):
         return None
     arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    defaults = dict(
-        zip(
-            [a.arg for a in positional][len(positional) - len(arguments.defaults) :],
-            arguments.defaults,
-            strict=True,
-        )
-    )
-    defaults |= {
-        a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None
-    }
-    default = defaults.get(test.left.id)
-    if not isinstance(default, ast.Constant):
-        return None
-    same = default.value == test.comparators[0].value
-    if isinstance(test.ops[0], ast.Is | ast.IsNot):
-        same = default.value is test.comparators[0].value
-    taken = branch.body if same == isinstance(test.ops[0], ast.Eq | ast.Is) else branch.orelse
-    if not any(n is node for stmt in taken for n in ast.walk(stmt)):
-        return None
-    names = [a.arg for a in positional]
-    position = names.index(test.left.id) if test.left.id in names else len(names)
+    names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    tested = branch.test.left.id
+    position = names.index(tested) if tested in names else len(names)
     if names and names[0] in ("self", "cls"):
         position -= 1
-    return test.left.id, position
+    return tested, position
 
 
 def _passes_any(call: ast.Call, parameters) -> bool:
