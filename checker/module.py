@@ -603,7 +603,7 @@ def self_attribute(node: ast.AST) -> bool:
 
 def class_at(index: ModuleIndex, line: int) -> ast.ClassDef | None:
     """The innermost class of the module whose text holds `line` (the class a `self.<attr>` there is read
-    on). One definition for the rules that ask it (review 26 item 13; torch_moves keeps a cached copy)."""
+    on). One definition for the rules that ask it (review 26 item 13; review 27 item 4)."""
     holding = [c for c in index.class_defs if c.lineno <= line <= (c.end_lineno or c.lineno)]
     return max(holding, key=lambda c: c.lineno, default=None)
 
