@@ -15,6 +15,7 @@ from checker.module import (
     ModuleIndex,
     builtin_call,
     dotted_parts,
+    import_of,
     is_main_guard,
     iter_walk,
     names_in,
@@ -71,14 +72,25 @@ _MODEL_BUILDERS = (
 # (torch-fix138) the standard library's `os.makedirs(folder)` (a checkpoint folder made when the accuracy
 # improves) starts with "make" but builds no model: it hid the per-step `nn.CrossEntropyLoss()` of the LRW
 # model's training loop (hold-out 47)
-_NO_BUILDERS = frozenset({"os", "shutil", "pathlib", "tempfile"})
+_STANDARD_LIBRARY_MODULES = frozenset({"os", "shutil", "pathlib", "tempfile"})
 
 
-def _standard_library_call(call: ast.Call) -> bool:
+def _standard_library_call(call: ast.Call, index: ModuleIndex) -> bool:
     """`os.makedirs(folder)`, `os.path.join(...)`: a call through a standard-library module's name (the
-    resolver names only the modules it follows, so the spelling is asked)."""
+    resolver names only the modules it follows, so the module's imports are asked). (review 27, B5) The
+    called name's root is read through its import, so `from os import makedirs` then `makedirs(folder)` and
+    `import os as _os` then `_os.makedirs(folder)` count too; a name imported from another module (or
+    relatively) does not, whatever it is spelt. A root the module does not import (a notebook's earlier cell)
+    is taken by its spelling."""
     parts = dotted_parts(call.func) or []
-    return len(parts) > 1 and parts[0] in _NO_BUILDERS
+    if not parts:
+        return False
+    imported = import_of(parts[0], index, whole_module=True)
+    if imported is None:
+        return len(parts) > 1 and parts[0] in _STANDARD_LIBRARY_MODULES
+    level, module, original = imported
+    root = (module or original).split(".")[0]
+    return level == 0 and root in _STANDARD_LIBRARY_MODULES
 
 
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
@@ -152,7 +164,7 @@ def _makes_a_model_per_pass(sites, index: ModuleIndex) -> bool:
             and _loss_class(call) is None  # (the module's own loss class is no model)
         ):
             return True
-        if (callee.startswith(_MODEL_BUILDERS) and not _standard_library_call(call)) or (
+        if (callee.startswith(_MODEL_BUILDERS) and not _standard_library_call(call, index)) or (
             callee == "deepcopy" and not _copies_weights(call)
         ):
             return True
