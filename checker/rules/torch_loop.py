@@ -816,9 +816,13 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
         if last is None or name.startswith("torch."):
             return None
     parent = facts(index).parent_of(call)
+    called = _called_at_once(call, index)
     if _moved_at_once(call, index):
-        parent = facts(index).parent_of(facts(index).parent_of(parent))
-    if not _called_at_once(call, index):
+        moved = facts(index).parent_of(parent)  # (the move's call, `CrossEntropy2d().cuda(gpu)`)
+        parent = facts(index).parent_of(moved)
+        # (review 27, B6) built, moved and called in one expression: `CrossEntropy2d().cuda(gpu)(pred, label)`
+        called = called or _called_at_once(moved, index)
+    if not called:
         if not (
             isinstance(parent, ast.Assign)
             and len(parent.targets) == 1
