@@ -2655,7 +2655,9 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
     sub-module's output, a moved tensor, torch ops on those), none of them a host value: `scores` of
     UNITER's `self.sample_neg_ix(scores, targets, num_bbs)`, called from a forward with the re-scoring
     head's output. Each caller's places are its own `device_history` (a def being worked out gives none:
-    recursion stops there)."""
+    recursion stops there). (torch-fix138) A def no def of its module calls, or one called only from the
+    module's `__main__` self-test (`_self_tested_loss`), takes its places from its name instead: a loss
+    class's `forward` or a loss def (`_loss_function`) is handed the model's output (`_loss_inputs`)."""
     if not isinstance(function, FUNCTION_TYPES):
         return {}
     sites = facts(index).callers.get(id(function), [])
@@ -2709,13 +2711,13 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
     as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
     positional = [*function.args.posonlyargs, *function.args.args]
-    if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function)) or ""):
-        if not _loss_function(function, index):
-            return {}
-        skip = 1 if [a.arg for a in positional[:1]] in (["self"], ["cls"]) else 0
-        required = positional[skip : len(positional) - len(function.args.defaults)]
-        return {a.arg: True for a in required[:2]}
-    required = positional[1 : len(positional) - len(function.args.defaults)]
+    loss_forward = function.name == "forward" and _LOSS_MODULE.search(
+        index.function_class.get(id(function)) or ""
+    )
+    if not loss_forward and not _loss_function(function):
+        return {}
+    skip = 1 if [a.arg for a in positional[:1]] in (["self"], ["cls"]) else 0
+    required = positional[skip : len(positional) - len(function.args.defaults)]
     return {a.arg: True for a in required[:2]}
 
 
@@ -2723,16 +2725,17 @@ def _self_tested_loss(function, sites, index: ModuleIndex) -> bool:
     """(torch-fix138) A loss def (`_loss_function`) whose only calls in its module sit in the module's
     `if __name__ == "__main__":` block: a self-test on made-up (CPU) tensors, not the training step that hands
     it the model's output (TasNet's `pit_criterion.py` ends with one, hold-out 41)."""
-    return _loss_function(function, index) and all(
+    return _loss_function(function) and all(
         site.function is None and any(is_main_guard(up) for up in facts(index).ancestors(site.node))
         for site in sites
     )
 
 
-def _loss_function(function, index: ModuleIndex) -> bool:
-    """(torch-fix138) A def named for the training loss (`LOSS_DEF`: `cal_loss`, `compute_loss`) that no def of
-    its module calls: another module's training step hands it the model's output and the batch's targets,
-    on the device, as a loss class's `forward` is handed them (`_loss_inputs`). Conv-TasNet's
+def _loss_function(function) -> bool:
+    """(torch-fix138) A def named for the training loss (`LOSS_DEF`: `cal_loss`, `compute_loss`), not for an
+    evaluation (`eval_named`). When no def of its module calls it (`_parameter_places` asks), another module's
+    training step hands it the model's output and the batch's targets, on the device, as a loss class's
+    `forward` is handed them (`_loss_inputs`). Conv-TasNet's
     `cal_loss(source, estimate_source, source_lengths)` (the PIT criterion, copied by DPRNN: hold-outs 41 and
     47) passes them to `get_mask` and `reorder_source`, which write one row of a `new_ones`/`zeros_like`
     tensor per utterance."""
