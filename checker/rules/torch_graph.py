@@ -3322,6 +3322,8 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
 # `device_id`, `world_size`): `if rank == 0:` picks a process, not a train or evaluation mode
 _INDEX_WORDS = frozenset(
     {"rank", "gpu", "gpus", "device", "cuda", "world", "node", "proc", "process", "worker"}
+    # (review 27) and their plurals: `if num_workers == 0:` picks the loading, not a mode
+    | {"ranks", "devices", "nodes", "procs", "processes", "workers"}
 )
 
 
