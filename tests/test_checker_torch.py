@@ -4276,6 +4276,16 @@ def test_an_int_compared_to_a_process_index_parameter_is_no_mode():
     assert [f for f in torch_findings(mode) if f[0] == "PP503"] == [("PP503", 20)]
 
 
+def test_an_int_compared_to_a_plural_process_count_parameter_is_no_mode():
+    """Review 27: `_INDEX_WORDS` held `worker` and `device` but not their plurals, so `if num_workers == 0:`
+    (or `num_devices`, `ranks`, `nodes`) on a parameter still read as a train/eval mode and `run(loader, 1)`
+    drew PP503. An int on another parameter (`num_epochs`) still names a mode."""
+    for name in ("num_workers", "num_devices", "n_nodes", "ranks"):
+        assert "PP503" not in {rule for rule, _ in torch_findings(RANK_SWITCH.replace("rank", name))}, name
+    other = RANK_SWITCH.replace("rank", "num_epochs")
+    assert [f for f in torch_findings(other) if f[0] == "PP503"] == [("PP503", 20)]
+
+
 def test_a_switch_that_also_skips_the_forward_makes_no_evaluation_pass():
     """A def whose forward lies in the same branch as its backward and step (`if mode == "train": loss =
     ...; loss.backward()`) runs no model when the call switches the branch off: `run(loader, "val")` records

@@ -2695,7 +2695,8 @@ def _zero_workers(workers: ast.AST | None) -> bool:
 
 def _main_process_only(given: bool | None, workers: ast.AST | None) -> bool:
     """`loader_argument`'s (given, value) for `num_workers` says no worker process: not given (the default
-    0) or a literal 0 (PP504's two passes; `given` None, a `**` dict it cannot read, is not)."""
+    0) or a false constant (`_zero_workers`: a literal 0, and also `False`, `None`, `0.0`); PP504's two
+    passes; `given` None, a `**` dict it cannot read, is not."""
     return given is False or (given is True and _zero_workers(workers))
 
 

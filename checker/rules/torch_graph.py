@@ -7,6 +7,7 @@ import re
 
 from checker.findings import RawFinding
 from checker.module import (
+    COMPREHENSION_TYPES,
     FUNCTION_TYPES,
     ModuleIndex,
     assigned_names,
@@ -525,15 +526,12 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         )
 
 
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
 def _preparing_inputs(site, models: set[str], receivers: set[str]) -> bool:
     """(torch-fix105) A call only in comprehensions that runs no model (`[[vocab[w] for w in sent] for sent
     in x]`, `[classes.index(c) for c in y]`): the def prepares the inputs of its one forward there, which
     makes it no def with a loop of its own. galsang's CNN sentence classifier (hold-out 31, listed): `test()`
     puts the model in eval mode and runs it once over the whole dev or test set, twice per epoch."""
-    if not all(isinstance(loop, _COMPREHENSIONS) for loop in site.loops):
+    if not all(isinstance(loop, COMPREHENSION_TYPES) for loop in site.loops):
         return False
     receiver = model_called(site.node)
     return not (receiver in models or receiver in receivers or is_model_name(receiver))
@@ -2118,9 +2116,6 @@ def _eval_pass_source(site, fx) -> str | None:
     return name
 
 
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-
-
 def _comprehension_evaluations(index: ModuleIndex, fx):
     """(torch-fix142) PP503 `medium` at a model call in a comprehension over an evaluation split
     (`[compute_log_p_x(model, x).mean().detach() for x, in data_loader_valid]`, `_EVAL_SPLIT`) in a loop
@@ -2141,7 +2136,7 @@ def _comprehension_evaluations(index: ModuleIndex, fx):
         if not site.loops:
             continue
         comprehension = next(
-            (up for up in fx.ancestors(call, site.function) if isinstance(up, _COMPREHENSIONS)), None
+            (up for up in fx.ancestors(call, site.function) if isinstance(up, COMPREHENSION_TYPES)), None
         )
         if comprehension is None or id(comprehension) not in over or id(comprehension) in done:
             continue
@@ -2169,7 +2164,7 @@ def _comprehension_evaluations(index: ModuleIndex, fx):
 def _evaluation_split(node: ast.AST) -> str | None:
     """The evaluation split a comprehension's first `for` runs over (`x for x, in data_loader_valid`,
     `enumerate(test_loader)`), or None."""
-    return _split_name(node.generators[0].iter) if isinstance(node, _COMPREHENSIONS) else None
+    return _split_name(node.generators[0].iter) if isinstance(node, COMPREHENSION_TYPES) else None
 
 
 def _split_name(source) -> str | None:
@@ -2369,8 +2364,12 @@ _ACCESSOR_FIRST = frozenset({"is", "has", "should", "can", "unwrap"})
 _ACCESSOR_LAST = frozenset({"path", "dir", "file", "filename", "mode", "config", "cfg", "stat", "stats"})
 
 
-def _name_words(name: str) -> list[str]:
-    """The lower-case words of a snake_case name (`_model_ckpt_path` -> model, ckpt, path)."""
+def _name_words(name: str, camel: bool = False) -> list[str]:
+    """The lower-case words of a snake_case name, in order (`_model_ckpt_path` -> model, ckpt, path); with
+    `camel`, each part split at its capitals too, digits dropped (`localRank` -> local, rank). The one "words
+    of a name" helper of this module (review 27: `_words` was a second)."""
+    if camel:
+        return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
     return [w for w in name.lower().split("_") if w]
 
 
@@ -3310,7 +3309,10 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and _mode_constant(test.comparators[0].value)
-        and not (isinstance(test.comparators[0].value, int) and _INDEX_WORDS & _words(test.left.id))
+        and not (
+            isinstance(test.comparators[0].value, int)
+            and _INDEX_WORDS.intersection(_name_words(test.left.id, camel=True))
+        )
     ):
         return test.left.id, _MODE_KIND + repr(test.comparators[0].value)
     return None
@@ -3320,12 +3322,9 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
 # `device_id`, `world_size`): `if rank == 0:` picks a process, not a train or evaluation mode
 _INDEX_WORDS = frozenset(
     {"rank", "gpu", "gpus", "device", "cuda", "world", "node", "proc", "process", "worker"}
+    # (review 27) and their plurals: `if num_workers == 0:` picks the loading, not a mode
+    | {"ranks", "devices", "nodes", "procs", "processes", "workers"}
 )
-
-
-def _words(name: str) -> set[str]:
-    """The lower-case words of a snake_case or camelCase name (`local_rank` -> local, rank)."""
-    return {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
 
 
 def _mode_constant(value) -> bool:

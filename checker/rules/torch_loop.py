@@ -15,6 +15,7 @@ from checker.module import (
     ModuleIndex,
     builtin_call,
     dotted_parts,
+    import_of,
     is_main_guard,
     iter_walk,
     names_in,
@@ -71,14 +72,25 @@ _MODEL_BUILDERS = (
 # (torch-fix138) the standard library's `os.makedirs(folder)` (a checkpoint folder made when the accuracy
 # improves) starts with "make" but builds no model: it hid the per-step `nn.CrossEntropyLoss()` of the LRW
 # model's training loop (hold-out 47)
-_NO_BUILDERS = frozenset({"os", "shutil", "pathlib", "tempfile"})
+_STANDARD_LIBRARY_MODULES = frozenset({"os", "shutil", "pathlib", "tempfile"})
 
 
-def _standard_library_call(call: ast.Call) -> bool:
+def _standard_library_call(call: ast.Call, index: ModuleIndex) -> bool:
     """`os.makedirs(folder)`, `os.path.join(...)`: a call through a standard-library module's name (the
-    resolver names only the modules it follows, so the spelling is asked)."""
+    resolver names only the modules it follows, so the module's imports are asked). (review 27, B5) The
+    called name's root is read through its import, so `from os import makedirs` then `makedirs(folder)` and
+    `import os as _os` then `_os.makedirs(folder)` count too; a name imported from another module (or
+    relatively) does not, whatever it is spelt. A root the module does not import (a notebook's earlier cell)
+    is taken by its spelling."""
     parts = dotted_parts(call.func) or []
-    return len(parts) > 1 and parts[0] in _NO_BUILDERS
+    if not parts:
+        return False
+    imported = import_of(parts[0], index, whole_module=True)
+    if imported is None:
+        return len(parts) > 1 and parts[0] in _STANDARD_LIBRARY_MODULES
+    level, module, original = imported
+    root = (module or original).split(".")[0]
+    return level == 0 and root in _STANDARD_LIBRARY_MODULES
 
 
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
@@ -152,7 +164,7 @@ def _makes_a_model_per_pass(sites, index: ModuleIndex) -> bool:
             and _loss_class(call) is None  # (the module's own loss class is no model)
         ):
             return True
-        if (callee.startswith(_MODEL_BUILDERS) and not _standard_library_call(call)) or (
+        if (callee.startswith(_MODEL_BUILDERS) and not _standard_library_call(call, index)) or (
             callee == "deepcopy" and not _copies_weights(call)
         ):
             return True
@@ -804,9 +816,13 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
         if last is None or name.startswith("torch."):
             return None
     parent = facts(index).parent_of(call)
+    called = _called_at_once(call, index)
     if _moved_at_once(call, index):
-        parent = facts(index).parent_of(facts(index).parent_of(parent))
-    if not _called_at_once(call, index):
+        moved = facts(index).parent_of(parent)  # (the move's call, `CrossEntropy2d().cuda(gpu)`)
+        parent = facts(index).parent_of(moved)
+        # (review 27, B6) built, moved and called in one expression: `CrossEntropy2d().cuda(gpu)(pred, label)`
+        called = called or _called_at_once(moved, index)
+    if not called:
         if not (
             isinstance(parent, ast.Assign)
             and len(parent.targets) == 1
@@ -2639,7 +2655,9 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
     sub-module's output, a moved tensor, torch ops on those), none of them a host value: `scores` of
     UNITER's `self.sample_neg_ix(scores, targets, num_bbs)`, called from a forward with the re-scoring
     head's output. Each caller's places are its own `device_history` (a def being worked out gives none:
-    recursion stops there)."""
+    recursion stops there). (torch-fix138) A def no def of its module calls, or one called only from the
+    module's `__main__` self-test (`_self_tested_loss`), takes its places from its name instead: a loss
+    class's `forward` or a loss def (`_loss_function`) is handed the model's output (`_loss_inputs`)."""
     if not isinstance(function, FUNCTION_TYPES):
         return {}
     sites = facts(index).callers.get(id(function), [])
@@ -2693,13 +2711,13 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
     as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
     positional = [*function.args.posonlyargs, *function.args.args]
-    if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function)) or ""):
-        if not _loss_function(function, index):
-            return {}
-        skip = 1 if [a.arg for a in positional[:1]] in (["self"], ["cls"]) else 0
-        required = positional[skip : len(positional) - len(function.args.defaults)]
-        return {a.arg: True for a in required[:2]}
-    required = positional[1 : len(positional) - len(function.args.defaults)]
+    loss_forward = function.name == "forward" and _LOSS_MODULE.search(
+        index.function_class.get(id(function)) or ""
+    )
+    if not loss_forward and not _loss_function(function):
+        return {}
+    skip = 1 if [a.arg for a in positional[:1]] in (["self"], ["cls"]) else 0
+    required = positional[skip : len(positional) - len(function.args.defaults)]
     return {a.arg: True for a in required[:2]}
 
 
@@ -2707,16 +2725,17 @@ def _self_tested_loss(function, sites, index: ModuleIndex) -> bool:
     """(torch-fix138) A loss def (`_loss_function`) whose only calls in its module sit in the module's
     `if __name__ == "__main__":` block: a self-test on made-up (CPU) tensors, not the training step that hands
     it the model's output (TasNet's `pit_criterion.py` ends with one, hold-out 41)."""
-    return _loss_function(function, index) and all(
+    return _loss_function(function) and all(
         site.function is None and any(is_main_guard(up) for up in facts(index).ancestors(site.node))
         for site in sites
     )
 
 
-def _loss_function(function, index: ModuleIndex) -> bool:
-    """(torch-fix138) A def named for the training loss (`LOSS_DEF`: `cal_loss`, `compute_loss`) that no def of
-    its module calls: another module's training step hands it the model's output and the batch's targets,
-    on the device, as a loss class's `forward` is handed them (`_loss_inputs`). Conv-TasNet's
+def _loss_function(function) -> bool:
+    """(torch-fix138) A def named for the training loss (`LOSS_DEF`: `cal_loss`, `compute_loss`), not for an
+    evaluation (`eval_named`). When no def of its module calls it (`_parameter_places` asks), another module's
+    training step hands it the model's output and the batch's targets, on the device, as a loss class's
+    `forward` is handed them (`_loss_inputs`). Conv-TasNet's
     `cal_loss(source, estimate_source, source_lengths)` (the PIT criterion, copied by DPRNN: hold-outs 41 and
     47) passes them to `get_mask` and `reorder_source`, which write one row of a `new_ones`/`zeros_like`
     tensor per utterance."""
