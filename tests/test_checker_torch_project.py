@@ -1351,6 +1351,14 @@ def test_float_of_a_loss_is_a_read_unless_the_def_needs_the_number():
     stepping = "def step(self, closure):\n    orig_loss = closure()\n    loss = float(orig_loss)\n"
     assert reads(stepping) == [True]
     assert reads(stepping + "    if abs(loss - self.prev) < 1e-9:\n        return loss\n") == [False]
+    # (review 27 item 7) a total started at a constant that adds a loss holds a tensor
+    summed = "def f(self, b):\n    loss = 0.0\n    for x in b:\n        loss += self.crit(x)\n    return float(loss)\n"
+    assert reads(summed) == [True]
+    assert reads(summed.replace("self.crit(x)", "self.crit(x).item()")) == [False]
+    # (review 27 item 9) the float inside the test itself is needed by the def as much as one bound first
+    inline = "def step(self, closure):\n    orig_loss = closure()\n    if abs(float(orig_loss) - self.prev) < 1e-9:\n"
+    assert reads(inline + "        return orig_loss\n") == [False]
+    assert reads(inline.replace("if abs(", "print(abs(").replace("< 1e-9:", "< 1e-9)") + "") == [True]
 
 
 SETTINGS_DEVICE = """\
