@@ -1361,6 +1361,17 @@ def test_float_of_a_loss_is_a_read_unless_the_def_needs_the_number():
     assert reads(inline.replace("if abs(", "print(abs(").replace("< 1e-9:", "< 1e-9)") + "") == [True]
 
 
+def test_a_numpy_after_a_host_copy_is_no_bare_numpy():
+    """(review 27 item 6) `x.cpu().detach().numpy()`, `.cpu().data.numpy()` and `.to("cpu").numpy()` copy a
+    device tensor to the host; only a `.numpy()` whose receiver chain moves nothing marks a CPU module."""
+    from checker.torch_project.reads import _bare_numpy
+
+    assert _bare_numpy("lrisks = lrisks.numpy()\n")
+    assert _bare_numpy("y = np.array(f(a.cpu(), b).numpy())\n")
+    assert not _bare_numpy("return self.table(e1).cpu().detach().numpy()\n")
+    assert not _bare_numpy("x = a.cpu().data.numpy()\ny = b.to('cpu').numpy()\n")
+
+
 SETTINGS_DEVICE = """\
 import torch
 

@@ -1046,9 +1046,9 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             inner = [
                 s
                 for s in (index.function_calls.get(id(helper), ()) if helper is not None else ())
-                if not s.loops and _step_word(index, s.node) in names
+                if not s.loops and _step_words(index, s.node) & names
             ]
-            if _step_word(index, site.node) in names or inner:
+            if _step_words(index, site.node) & names or inner:
                 wanted.append((site, helper, inner))
         if not wanted:
             continue  # (no guard or step to ask about: checked from the names first)
@@ -1089,7 +1089,7 @@ def _evaluation_calls(index: ModuleIndex, names: set[str]):
             found := [
                 s.node
                 for s in direct_calls(index, loop)
-                if _step_word(index, s.node) in names
+                if _step_words(index, s.node) & names
                 and fx.helpers.get(id(s.node)) is None
                 and fx.own_method(s.node) is None
             ]
@@ -1319,7 +1319,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
         call = site.node
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
         if not (plain or wide_reads.float_read(call)) and (
-            not wide_reads.float_loss_read(call, function) or _BARE_NUMPY.search(text) is not None
+            not wide_reads.float_loss_read(call, function) or _bare_numpy(text)
         ):
             continue  # (a module with a bare tensor `.numpy()` runs its tensors on the CPU: torch-fix140)
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
@@ -1351,7 +1351,48 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     return sorted(reads)
 
 
-_BARE_NUMPY = re.compile(r"(?<!\.cpu\(\))\.numpy\(\)")  # (survival-kernets' `lrisks = lrisks.numpy()`, h40)
+def _bare_numpy(text: str) -> bool:
+    """A bare tensor `.numpy()` in the text (survival-kernets' `lrisks = lrisks.numpy()`, h40): one whose receiver
+    chain on its line (`_numpy_receiver`) calls no `.cpu()` or `.to(...)`, as `torch_sync._numpy_of_host_tensor`
+    judges a parsed one; `x.cpu().detach().numpy()`, `x.cpu().data.numpy()` and `x.to("cpu").numpy()` copy a
+    device tensor to the host, so they say nothing of where the module's tensors live (review 27 item 6)."""
+    at = text.find(".numpy()")
+    while at >= 0:
+        if not _MOVED_CHAIN.search(_numpy_receiver(text, at)):
+            return True
+        at = text.find(".numpy()", at + 1)
+    return False
+
+
+def _numpy_receiver(text: str, at: int) -> str:
+    """The receiver chain ending at offset `at` on its line (`self.table(e1).cpu().detach()` before
+    `.numpy()`), with the inside of its brackets dropped (`self.table().cpu().detach()`): a backward scan over
+    names, dots and balanced brackets (which may span lines, up to `_CHAIN_SPAN` characters)."""
+    kept: list[str] = []
+    depth, i = 0, at - 1
+    while i >= 0:
+        char = text[i]
+        if char in ")]":
+            depth += 1
+            if depth == 1:
+                kept.append(char)
+        elif char in "([" and depth:
+            depth -= 1
+            if depth == 0:
+                kept.append(char)
+        elif depth:
+            if at - i > _CHAIN_SPAN:
+                break  # (an unbalanced bracket: give up)
+        elif char.isalnum() or char in "_.":
+            kept.append(char)
+        else:
+            break
+        i -= 1
+    return "".join(reversed(kept))
+
+
+_MOVED_CHAIN = re.compile(r"\.(?:cpu|to)\(")
+_CHAIN_SPAN = 400
 _WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
@@ -1482,13 +1523,18 @@ def _instance_call(index: ModuleIndex, call: ast.Call) -> bool:
     return ast.unparse(func) in _instances(index)
 
 
-def _step_word(index: ModuleIndex, call: ast.Call) -> str | None:
-    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called, the
-    def's own name for a def held on an attribute (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`)."""
+def _step_words(index: ModuleIndex, call: ast.Call) -> frozenset[str]:
+    """The names of the reading defs a call may run: its own (`_call_word`), `forward` for an instance called,
+    every def an attribute holds (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`, and both `ce_plain`
+    and `loss_small` when two branches bind one each; review 27 item 8, where one chosen by order could be
+    the one that reads nothing)."""
     if _instance_call(index, call):
-        return _FORWARD
+        return frozenset((_FORWARD,))
     held = _held_defs(index).get(ast.unparse(call.func)) if isinstance(call.func, ast.Attribute) else None
-    return min(held) if held else _call_word(call)
+    if held:
+        return held
+    word = _call_word(call)
+    return frozenset(() if word is None else (word,))
 
 
 _HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
