@@ -1372,6 +1372,17 @@ def test_a_numpy_after_a_host_copy_is_no_bare_numpy():
     assert not _bare_numpy("x = a.cpu().data.numpy()\ny = b.to('cpu').numpy()\n")
 
 
+def test_held_def_words_are_no_module_wide_cache():
+    """(review 27 item 11) the held names are found once per text in the pass's own dict, not in a module-wide
+    cache that keeps earlier projects' whole texts alive."""
+    from checker.torch_project import reads
+
+    found: dict = {}
+    text = "class T:\n    def __init__(self):\n        self.loss_fn = loss_small\n"
+    assert reads._held_def_words(text, found) == frozenset({"loss_small"}) and list(found) == [text]
+    assert not hasattr(reads._held_def_words, "cache_info")
+
+
 SETTINGS_DEVICE = """\
 import torch
 

@@ -843,7 +843,8 @@ def _step_called_reads(
         return []  # (no module of the project puts a tensor on a GPU)
     wanted = set().union(*(_called_words(t) for t in users.values()))
     wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
-    wanted |= {d for t in users.values() for d in _held_def_words(t)}
+    held_words: dict[str, frozenset[str]] = {}  # (text -> `_held_def_words`, asked up to three times a text)
+    wanted |= {d for t in users.values() for d in _held_def_words(t, held_words)}
     wanted.add(_FORWARD)  # (`loss = criterion(out, y)`: an instance called runs its class's `forward`)
     table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
     for path, text in texts.items():
@@ -876,7 +877,11 @@ def _step_called_reads(
             if not (_evaluates(text) if evaluations else TRAINS.search(text)):
                 continue  # (an evaluation by `.eval()`, no_grad or inference_mode in the text: torch-fix140)
             if path not in reachable:
-                words = _called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text)
+                words = (
+                    _called_words(text)
+                    | set(_CALLED_METHOD.findall(text))
+                    | _held_def_words(text, held_words)
+                )
                 reachable[path] = {
                     n
                     for n in (words | {_FORWARD}) & table.keys()
@@ -891,7 +896,9 @@ def _step_called_reads(
             index = indexes[path]
             if index is None:
                 continue
-            if not _held_def_words(text) & table.keys():  # (no reading def held as it is: nothing to walk)
+            if (
+                not _held_def_words(text, held_words) & table.keys()
+            ):  # (no reading def held as it is: nothing to walk)
                 facts(index).loop_cache(_HELD_KEY, None, dict)
             calls = [] if evaluations else list(_step_calls(index, names))
             named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
@@ -1540,11 +1547,13 @@ def _step_words(index: ModuleIndex, call: ast.Call) -> frozenset[str]:
 _HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
-@functools.lru_cache(maxsize=512)
-def _held_def_words(text: str) -> frozenset[str]:
+def _held_def_words(text: str, found: dict[str, frozenset[str]]) -> frozenset[str]:
     """(torch-fix140) The names a method of the text holds on an attribute as they are (`self.loss_fn =
-    loss_jocor`), before any parse: the defs such an attribute may run when called."""
-    return frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+    loss_jocor`), before any parse: the defs such an attribute may run when called. Found once per text of
+    the pass, in its `found` (review 27 item 11: not a module-wide cache that keeps earlier projects' texts)."""
+    if text not in found:
+        found[text] = frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+    return found[text]
 
 
 def _held_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
@@ -1642,8 +1651,9 @@ def _held_stepper_reads(texts: dict[str, str], findings: list[Finding], indexes:
     for path, text in sorted(texts.items()):
         if file_is_silenced(text) or not any(f".{m}(" in text for m in stepping):
             continue
-        if indexes.get(path) is None:  # (kept for later, as the other passes keep theirs; torch-only ones
-            indexes[path] = parse_index(text, torch_only=False)  # keep None for a trainer without torch)
+        if indexes.get(path) is None:  # (a full parse replaces the None a torch-only parse of an earlier pass
+            indexes[path] = parse_index(text, torch_only=False)  # left for a trainer without torch; kept, so
+            # the pass asked again with the same `indexes` parses nothing twice; no later pass reads `indexes`)
         index = indexes[path]
         if index is None:
             continue
