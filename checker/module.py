@@ -625,3 +625,22 @@ def class_chain(index: ModuleIndex, name: str) -> list[ast.ClassDef]:
             for b in cls.bases
         )
     return chain
+
+
+_LOOP_LEVEL_STOPS = (*LOOP_TYPES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)
+_LOOP_LEVEL_STOPS_COMPREHENSIONS = (*_LOOP_LEVEL_STOPS, *COMPREHENSION_TYPES)
+
+
+def loop_level_nodes(body: list[ast.stmt], comprehensions: bool = False) -> Iterator[ast.AST]:
+    """The nodes of a loop's body (or a def's) outside its inner loops and its nested defs, classes and lambdas,
+    and outside its comprehensions too when `comprehensions`: such a nested node is yielded itself, its inside
+    is not. (review 27 item 12: the one helper for "a loop body's own nodes"; torch_history uses it, and
+    keras._own_nodes and datasets._own_nodes, which also skip the nested node itself, are near-copies the
+    TensorFlow modules' owner may replace.)"""
+    stops = _LOOP_LEVEL_STOPS_COMPREHENSIONS if comprehensions else _LOOP_LEVEL_STOPS
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, stops):
+            todo.extend(ast.iter_child_nodes(node))

@@ -4547,3 +4547,20 @@ def test_a_decoding_loader_helper_of_a_cpu_script_is_pp504_low():
     assert levels_of(SEQUENCE_SCRIPT, "PP504") == {30: "low"}
     on_gpu = SEQUENCE_SCRIPT.replace("print(data.shape, target.shape)", "print(data.cuda().shape)")
     assert levels_of(on_gpu, "PP504") == {30: "high"}
+
+
+def test_loop_level_nodes_is_the_one_helper_for_a_loop_bodys_own_nodes():
+    """(review 27 item 12) `module.loop_level_nodes` yields a loop body's nodes and a nested loop, def, class or
+    lambda itself, not their insides (comprehensions too when asked); torch_history keeps no copy of it."""
+    from checker import module
+    from checker.rules import torch_history
+
+    loop = ast.parse(
+        "for b in loader:\n    total += loss\n    for p in params:\n        inner(p)\n    xs = [f(x) for x in b]\n"
+    ).body[0]
+    names = {n.id for n in module.loop_level_nodes(loop.body) if isinstance(n, ast.Name)}
+    assert {"total", "loss", "f", "x"} <= names and not {"p", "inner", "params"} & names
+    kept = list(module.loop_level_nodes(loop.body, comprehensions=True))
+    assert not {"f", "x"} & {n.id for n in kept if isinstance(n, ast.Name)}
+    assert any(isinstance(n, ast.For) for n in kept) and any(isinstance(n, ast.ListComp) for n in kept)
+    assert not hasattr(torch_history, "_loop_level")

@@ -1351,6 +1351,36 @@ def test_float_of_a_loss_is_a_read_unless_the_def_needs_the_number():
     stepping = "def step(self, closure):\n    orig_loss = closure()\n    loss = float(orig_loss)\n"
     assert reads(stepping) == [True]
     assert reads(stepping + "    if abs(loss - self.prev) < 1e-9:\n        return loss\n") == [False]
+    # (review 27 item 7) a total started at a constant that adds a loss holds a tensor
+    summed = "def f(self, b):\n    loss = 0.0\n    for x in b:\n        loss += self.crit(x)\n    return float(loss)\n"
+    assert reads(summed) == [True]
+    assert reads(summed.replace("self.crit(x)", "self.crit(x).item()")) == [False]
+    # (review 27 item 9) the float inside the test itself is needed by the def as much as one bound first
+    inline = "def step(self, closure):\n    orig_loss = closure()\n    if abs(float(orig_loss) - self.prev) < 1e-9:\n"
+    assert reads(inline + "        return orig_loss\n") == [False]
+    assert reads(inline.replace("if abs(", "print(abs(").replace("< 1e-9:", "< 1e-9)") + "") == [True]
+
+
+def test_a_numpy_after_a_host_copy_is_no_bare_numpy():
+    """(review 27 item 6) `x.cpu().detach().numpy()`, `.cpu().data.numpy()` and `.to("cpu").numpy()` copy a
+    device tensor to the host; only a `.numpy()` whose receiver chain moves nothing marks a CPU module."""
+    from checker.torch_project.reads import _bare_numpy
+
+    assert _bare_numpy("lrisks = lrisks.numpy()\n")
+    assert _bare_numpy("y = np.array(f(a.cpu(), b).numpy())\n")
+    assert not _bare_numpy("return self.table(e1).cpu().detach().numpy()\n")
+    assert not _bare_numpy("x = a.cpu().data.numpy()\ny = b.to('cpu').numpy()\n")
+
+
+def test_held_def_words_are_no_module_wide_cache():
+    """(review 27 item 11) the held names are found once per text in the pass's own dict, not in a module-wide
+    cache that keeps earlier projects' whole texts alive."""
+    from checker.torch_project import reads
+
+    found: dict = {}
+    text = "class T:\n    def __init__(self):\n        self.loss_fn = loss_small\n"
+    assert reads._held_def_words(text, found) == frozenset({"loss_small"}) and list(found) == [text]
+    assert not hasattr(reads._held_def_words, "cache_info")
 
 
 SETTINGS_DEVICE = """\

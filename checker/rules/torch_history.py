@@ -13,6 +13,7 @@ from checker.module import (
     LOOP_TYPES,
     ModuleIndex,
     iter_walk,
+    loop_level_nodes,
     names_in,
     self_attribute,
     value_bound_to,
@@ -164,7 +165,7 @@ def _sums_backed_loss(loop, node: ast.AST, kept: str) -> bool:
     sub-class of PP502 (first reads, hold-outs 13-47: docs/ppcheck-evaluation.md, "### torch-fix139")."""
     if not isinstance(node, ast.AugAssign) or not isinstance(node.op, ast.Add | ast.Sub):
         return False
-    own = list(_loop_level(loop.body))
+    own = list(loop_level_nodes(loop.body))
     if not any(n is node for n in own):
         return False
     bindings = sorted(
@@ -185,16 +186,6 @@ def _sums_backed_loss(loop, node: ast.AST, kept: str) -> bool:
             if named and binding_at(n.lineno) == binding_at(node.lineno):
                 return True
     return False
-
-
-def _loop_level(body: list[ast.stmt]):
-    """The nodes of a loop's body outside its inner loops and nested defs, classes and lambdas."""
-    todo = list(body)
-    while todo:
-        node = todo.pop()
-        yield node
-        if not isinstance(node, (*LOOP_TYPES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
 
 
 def _step_def_totals(index: ModuleIndex, fx):

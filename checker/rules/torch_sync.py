@@ -4967,6 +4967,9 @@ LOSS_DEF_READ_LEVEL = None
 # `x.data[0]` are 9 right of 10 read (1 debatable, RUS_Dehazing's AODnet trainer), so 25 right of 26 first reads
 # (96%) pooled over 13-47, in 8 and 8 repositories: the rule's own `high` (docs/ppcheck-evaluation.md,
 # "### torch-fix139").
+# (review 27 item 13) Kept as a tuning knob, not a dead switch: None (the rule's own level, `high`) today, the
+# loop's `level = LEGACY_READ_LEVEL if legacy_only else None` and the loss def's `confidence=` read it, so a
+# later calibration (or test_legacy_read_level_sets_the_level_of_a_legacy_training_loop) can set it again.
 LEGACY_READ_LEVEL: str | None = None
 
 

@@ -843,7 +843,8 @@ def _step_called_reads(
         return []  # (no module of the project puts a tensor on a GPU)
     wanted = set().union(*(_called_words(t) for t in users.values()))
     wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
-    wanted |= {d for t in users.values() for d in _held_def_words(t)}
+    held_words: dict[str, frozenset[str]] = {}  # (text -> `_held_def_words`, asked up to three times a text)
+    wanted |= {d for t in users.values() for d in _held_def_words(t, held_words)}
     wanted.add(_FORWARD)  # (`loss = criterion(out, y)`: an instance called runs its class's `forward`)
     table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
     for path, text in texts.items():
@@ -876,7 +877,11 @@ def _step_called_reads(
             if not (_evaluates(text) if evaluations else TRAINS.search(text)):
                 continue  # (an evaluation by `.eval()`, no_grad or inference_mode in the text: torch-fix140)
             if path not in reachable:
-                words = _called_words(text) | set(_CALLED_METHOD.findall(text)) | _held_def_words(text)
+                words = (
+                    _called_words(text)
+                    | set(_CALLED_METHOD.findall(text))
+                    | _held_def_words(text, held_words)
+                )
                 reachable[path] = {
                     n
                     for n in (words | {_FORWARD}) & table.keys()
@@ -891,7 +896,9 @@ def _step_called_reads(
             index = indexes[path]
             if index is None:
                 continue
-            if not _held_def_words(text) & table.keys():  # (no reading def held as it is: nothing to walk)
+            if (
+                not _held_def_words(text, held_words) & table.keys()
+            ):  # (no reading def held as it is: nothing to walk)
                 facts(index).loop_cache(_HELD_KEY, None, dict)
             calls = [] if evaluations else list(_step_calls(index, names))
             named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
@@ -1046,9 +1053,9 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             inner = [
                 s
                 for s in (index.function_calls.get(id(helper), ()) if helper is not None else ())
-                if not s.loops and _step_word(index, s.node) in names
+                if not s.loops and _step_words(index, s.node) & names
             ]
-            if _step_word(index, site.node) in names or inner:
+            if _step_words(index, site.node) & names or inner:
                 wanted.append((site, helper, inner))
         if not wanted:
             continue  # (no guard or step to ask about: checked from the names first)
@@ -1089,7 +1096,7 @@ def _evaluation_calls(index: ModuleIndex, names: set[str]):
             found := [
                 s.node
                 for s in direct_calls(index, loop)
-                if _step_word(index, s.node) in names
+                if _step_words(index, s.node) & names
                 and fx.helpers.get(id(s.node)) is None
                 and fx.own_method(s.node) is None
             ]
@@ -1319,7 +1326,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
         call = site.node
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
         if not (plain or wide_reads.float_read(call)) and (
-            not wide_reads.float_loss_read(call, function) or _BARE_NUMPY.search(text) is not None
+            not wide_reads.float_loss_read(call, function) or _bare_numpy(text)
         ):
             continue  # (a module with a bare tensor `.numpy()` runs its tensors on the CPU: torch-fix140)
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
@@ -1351,7 +1358,48 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     return sorted(reads)
 
 
-_BARE_NUMPY = re.compile(r"(?<!\.cpu\(\))\.numpy\(\)")  # (survival-kernets' `lrisks = lrisks.numpy()`, h40)
+def _bare_numpy(text: str) -> bool:
+    """A bare tensor `.numpy()` in the text (survival-kernets' `lrisks = lrisks.numpy()`, h40): one whose receiver
+    chain on its line (`_numpy_receiver`) calls no `.cpu()` or `.to(...)`, as `torch_sync._numpy_of_host_tensor`
+    judges a parsed one; `x.cpu().detach().numpy()`, `x.cpu().data.numpy()` and `x.to("cpu").numpy()` copy a
+    device tensor to the host, so they say nothing of where the module's tensors live (review 27 item 6)."""
+    at = text.find(".numpy()")
+    while at >= 0:
+        if not _MOVED_CHAIN.search(_numpy_receiver(text, at)):
+            return True
+        at = text.find(".numpy()", at + 1)
+    return False
+
+
+def _numpy_receiver(text: str, at: int) -> str:
+    """The receiver chain ending at offset `at` on its line (`self.table(e1).cpu().detach()` before
+    `.numpy()`), with the inside of its brackets dropped (`self.table().cpu().detach()`): a backward scan over
+    names, dots and balanced brackets (which may span lines, up to `_CHAIN_SPAN` characters)."""
+    kept: list[str] = []
+    depth, i = 0, at - 1
+    while i >= 0:
+        char = text[i]
+        if char in ")]":
+            depth += 1
+            if depth == 1:
+                kept.append(char)
+        elif char in "([" and depth:
+            depth -= 1
+            if depth == 0:
+                kept.append(char)
+        elif depth:
+            if at - i > _CHAIN_SPAN:
+                break  # (an unbalanced bracket: give up)
+        elif char.isalnum() or char in "_.":
+            kept.append(char)
+        else:
+            break
+        i -= 1
+    return "".join(reversed(kept))
+
+
+_MOVED_CHAIN = re.compile(r"\.(?:cpu|to)\(")
+_CHAIN_SPAN = 400
 _WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
@@ -1482,23 +1530,30 @@ def _instance_call(index: ModuleIndex, call: ast.Call) -> bool:
     return ast.unparse(func) in _instances(index)
 
 
-def _step_word(index: ModuleIndex, call: ast.Call) -> str | None:
-    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called, the
-    def's own name for a def held on an attribute (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`)."""
+def _step_words(index: ModuleIndex, call: ast.Call) -> frozenset[str]:
+    """The names of the reading defs a call may run: its own (`_call_word`), `forward` for an instance called,
+    every def an attribute holds (`_held_defs`: `self.loss_fn(...)` runs `loss_jocor`, and both `ce_plain`
+    and `loss_small` when two branches bind one each; review 27 item 8, where one chosen by order could be
+    the one that reads nothing)."""
     if _instance_call(index, call):
-        return _FORWARD
+        return frozenset((_FORWARD,))
     held = _held_defs(index).get(ast.unparse(call.func)) if isinstance(call.func, ast.Attribute) else None
-    return min(held) if held else _call_word(call)
+    if held:
+        return held
+    word = _call_word(call)
+    return frozenset(() if word is None else (word,))
 
 
 _HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
-@functools.lru_cache(maxsize=512)
-def _held_def_words(text: str) -> frozenset[str]:
+def _held_def_words(text: str, found: dict[str, frozenset[str]]) -> frozenset[str]:
     """(torch-fix140) The names a method of the text holds on an attribute as they are (`self.loss_fn =
-    loss_jocor`), before any parse: the defs such an attribute may run when called."""
-    return frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+    loss_jocor`), before any parse: the defs such an attribute may run when called. Found once per text of
+    the pass, in its `found` (review 27 item 11: not a module-wide cache that keeps earlier projects' texts)."""
+    if text not in found:
+        found[text] = frozenset(_HELD_DEF.findall(text)) - {"None", "True", "False", "self"}
+    return found[text]
 
 
 def _held_defs(index: ModuleIndex) -> dict[str, frozenset[str]]:
@@ -1596,8 +1651,9 @@ def _held_stepper_reads(texts: dict[str, str], findings: list[Finding], indexes:
     for path, text in sorted(texts.items()):
         if file_is_silenced(text) or not any(f".{m}(" in text for m in stepping):
             continue
-        if indexes.get(path) is None:  # (kept for later, as the other passes keep theirs; torch-only ones
-            indexes[path] = parse_index(text, torch_only=False)  # keep None for a trainer without torch)
+        if indexes.get(path) is None:  # (a full parse replaces the None a torch-only parse of an earlier pass
+            indexes[path] = parse_index(text, torch_only=False)  # left for a trainer without torch; kept, so
+            # the pass asked again with the same `indexes` parses nothing twice; no later pass reads `indexes`)
         index = indexes[path]
         if index is None:
             continue

@@ -44,7 +44,8 @@ def float_loss_read(call: ast.Call, function) -> bool:
     """(torch-fix140) `float(loss)` of a name for a loss the def computes (`loss = self.loss_fun(pred, y)`,
     `pt_loss += ...`; MultiHopKG's `loss` and `loss` of its policy gradient, hold-out 47): the builtin `float`
     of a tensor, which copies it to the host. Not of an argument of the def (a caller may hand it a number),
-    nor of a name the def binds only to constants or host numbers (`loss = 0.0`, `loss = l.item()`), nor one
+    nor of a name the def binds only to constants or host numbers (`loss = 0.0`, `loss = l.item()`; a total
+    started at `0.0` that adds a loss, `loss += self.crit(x)`, holds a tensor: review 27 item 7), nor one
     whose number a test of the def needs (`_tested_later`)."""
     if not (isinstance(call.func, ast.Name) and call.func.id == "float" and len(call.args) == 1):
         return False
@@ -60,7 +61,7 @@ def float_loss_read(call: ast.Call, function) -> bool:
             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
         )
     ]
-    if not any(not isinstance(v, ast.Constant) for v in values) or any(_host_value(v) for v in values):
+    if all(_host_value(v) for v in values):
         return False
     return not _tested_later(call, function)
 
@@ -68,7 +69,11 @@ def float_loss_read(call: ast.Call, function) -> bool:
 def _tested_later(call: ast.Call, function) -> bool:
     """The call's value, bound to a name, reaches an `if` or `while` test of the def (`loss = float(orig_loss)`,
     then `if abs(loss - prev_loss) < tolerance_change: break`, an L-BFGS `step`'s convergence test, hold-out
-    38): the def's own logic needs the number on the host."""
+    38), or the call lies in such a test itself (`if abs(float(orig_loss) - self.prev) < tol:`, review 27
+    item 9): the def's own logic needs the number on the host."""
+    tests = [node.test for node in ast.walk(function) if isinstance(node, ast.If | ast.While)]
+    if any(n is call for test in tests for n in ast.walk(test)):
+        return True
     names = {
         t.id
         for node in ast.walk(function)
@@ -77,9 +82,7 @@ def _tested_later(call: ast.Call, function) -> bool:
         if isinstance(t, ast.Name)
     }
     return bool(names) and any(
-        isinstance(node, ast.If | ast.While)
-        and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.test))
-        for node in ast.walk(function)
+        isinstance(n, ast.Name) and n.id in names for test in tests for n in ast.walk(test)
     )
 
 
