@@ -1446,3 +1446,54 @@ def test_copies_a_step_reaches_through_chains_and_spellings_are_high(tmp_path):
         ("model.py", 35): "high",
         ("utils.py", 9): "high",
     }
+
+
+def test_a_device_built_in_place_is_no_settings_module_device():
+    """(session 27 reread) `x.to(torch.device("cpu"))` passed the "module imported whole" test with `torch`
+    itself, so a CPU-only project was taken for one that uses a GPU; `seq2seq.to(hp.device)` still counts."""
+    from checker.torch_project.reads import _to_module_device
+
+    assert not _to_module_device('import torch\n\nx = x.to(torch.device("cpu"))\n')
+    assert not _to_module_device("import torch\nimport settings as hp\n\nx = x.to(hp.device())\n")
+    assert _to_module_device("import torch\nimport hyperparams as hp\n\nmodel = model.to(hp.device)\n")
+
+
+def test_an_indented_assignment_is_not_at_the_margin():
+    """(session 27 reread) `_TOP_ASSIGNMENT` allowed a leading space, so `losses = train(m)` inside a def
+    made a library whose defs call each other a script, and its `high` copies were not lowered."""
+    from checker.torch_project.factories import _library_module
+
+    library = "def train(model):\n    return model\n\n\ndef run(model):\n    losses = train(model)\n    return losses\n"
+    assert _library_module(library)
+    assert not _library_module(library + "\nlosses = train(None)\n")
+
+
+def test_strings_are_blanked_on_the_tokenizer_lines():
+    """(session 27 reread) `_strings_blanked` split lines with `splitlines`, which also splits inside a string
+    at U+2028, so the blanked rows were one off from the tokenizer's: a docstring's usage line stayed as code."""
+    from checker.torch_project.factories import _library_module
+
+    text = (
+        'import torch\nSEP = "\u2028"\n\n\ndef train(m):\n    return m\n\n\n'
+        'def usage():\n    """Use it so:\n\n    x = 1\nlosses = train(loader)\n"""\n'
+    )
+    assert _library_module(text)
+
+
+def test_a_nested_def_binding_the_loss_says_nothing_of_the_defs_own():
+    """(session 27 reread) `float_loss_read` walked nested defs too: a `closure()` binding `loss` to a tensor
+    made the def's own `loss = 0.0`, read with `float(loss)`, count as a host read."""
+    import ast
+
+    from checker.torch_project.wide_reads import float_loss_read
+
+    source = (
+        "def step(self, x):\n    def closure():\n        loss = self.crit(x)\n        return loss\n"
+        "    loss = 0.0\n    return float(loss)\n"
+    )
+    function = ast.parse(source).body[0]
+    call = function.body[-1].value
+    assert not float_loss_read(call, function)
+    own = "def step(self, x):\n    loss = self.crit(x)\n    return float(loss)\n"
+    function = ast.parse(own).body[0]
+    assert float_loss_read(function.body[-1].value, function)

@@ -153,7 +153,7 @@ _TOP_STATEMENT = re.compile(
 
 
 # (an assignment at the margin and its continuation lines: the lines up to the next one at the margin)
-_TOP_ASSIGNMENT = re.compile(r"^[\w., ]+=(?!=)([^\n]*(?:\n[ \t)\]}][^\n]*)*)", re.MULTILINE)
+_TOP_ASSIGNMENT = re.compile(r"^\w[\w., ]*=(?!=)([^\n]*(?:\n[ \t)\]}][^\n]*)*)", re.MULTILINE)
 
 
 def _library_module(text: str) -> bool:
@@ -184,7 +184,7 @@ _STRING_TOKENS = frozenset(
 def _strings_blanked(text: str) -> str:
     """The text with every string literal's characters but its line ends made spaces (lines and margins kept);
     the text as it is when the tokenizer fails on it."""
-    lines = text.splitlines(keepends=True)
+    lines = io.StringIO(text).readlines()  # split as the tokenizer splits: on line ends only
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type in _STRING_TOKENS]
     except (tokenize.TokenError, SyntaxError):

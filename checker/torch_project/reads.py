@@ -83,14 +83,15 @@ def _places(text: str) -> bool:
 
 
 # (torch-fix144) `.to(hp.device)`: a device named by an attribute of some receiver
-_TO_HELD_DEVICE = re.compile(r"\.to\(\s*([A-Za-z_]\w*)\.device\b")
+_TO_HELD_DEVICE = re.compile(r"\.to\(\s*([A-Za-z_]\w*)\.device\b(?!\s*\()")
 
 
 def _to_module_device(text: str) -> bool:
     """(torch-fix144) `seq2seq.to(hp.device)` with `import hyperparams as hp`: the device a settings module
-    of the project names (`device = torch.device("cuda" if ...)` there), read off the module imported whole
-    (minimal-nmt's `train.py`, hold-out 47); not `x.to(pred.device)`, another tensor's device."""
-    for word in {m.group(1) for m in _TO_HELD_DEVICE.finditer(text)}:
+    of the project names, taken for a GPU device when that module is imported whole (its text is not read;
+    minimal-nmt's `train.py`, hold-out 47); not `x.to(pred.device)`, another tensor's device, nor a device
+    built in place, `x.to(torch.device("cpu"))` (session 27 reread)."""
+    for word in {m.group(1) for m in _TO_HELD_DEVICE.finditer(text)} - {"torch"}:  # not torch.device("cpu")
         if re.search(rf"^\s*import\s+[\w.]+\s+as\s+{word}\b|^\s*import\s+{word}\b", text, re.MULTILINE):
             return True
     return False

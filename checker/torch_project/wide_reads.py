@@ -54,7 +54,7 @@ def float_loss_read(call: ast.Call, function) -> bool:
         return False
     values = [
         node.value
-        for node in ast.walk(function)
+        for node in _own_scope(function)
         if isinstance(node, ast.Assign | ast.AugAssign)
         and any(
             isinstance(t, ast.Name) and t.id == arg.id
@@ -64,6 +64,17 @@ def float_loss_read(call: ast.Call, function) -> bool:
     if all(_host_value(v) for v in values):
         return False
     return not _tested_later(call, function)
+
+
+def _own_scope(function):
+    """The nodes of a def outside its nested defs, lambdas and classes: a nested `closure()` that binds `loss` to
+    a tensor says nothing of the def's own `loss = 0.0` (session 27 reread)."""
+    todo = list(ast.iter_child_nodes(function))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _tested_later(call: ast.Call, function) -> bool:
