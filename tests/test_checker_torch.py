@@ -4564,3 +4564,22 @@ def test_loop_level_nodes_is_the_one_helper_for_a_loop_bodys_own_nodes():
     assert not {"f", "x"} & {n.id for n in kept if isinstance(n, ast.Name)}
     assert any(isinstance(n, ast.For) for n in kept) and any(isinstance(n, ast.ListComp) for n in kept)
     assert not hasattr(torch_history, "_loop_level")
+
+
+def test_pp506_a_helper_moving_its_argument_only_under_an_if_is_no_mover():
+    """(session 27 reread) `_moved_in_return` took a def whose one `return Variable(x).cuda()` sits under an
+    arbitrary `if` (None otherwise) for a mover of its argument; its docstring says no `if` may be in the way.
+    `var_cuda`, which returns the move at its own level, still is one."""
+    import ast
+
+    from checker.module import ModuleIndex
+    from checker.rules.torch_moves import _returns_moved_argument
+
+    source = (
+        "import torch\nfrom torch.autograd import Variable\n\n\n"
+        "def var_cuda(x, requires_grad=False):\n    return Variable(x, requires_grad=requires_grad).cuda()\n\n\n"
+        "def maybe_cuda(x):\n    if torch.cuda.is_available() and len(x) > 1000:\n        return Variable(x).cuda()\n"
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    assert _returns_moved_argument(index, index.module_functions["var_cuda"])
+    assert not _returns_moved_argument(index, index.module_functions["maybe_cuda"])

@@ -1497,3 +1497,14 @@ def test_a_nested_def_binding_the_loss_says_nothing_of_the_defs_own():
     own = "def step(self, x):\n    loss = self.crit(x)\n    return float(loss)\n"
     function = ast.parse(own).body[0]
     assert float_loss_read(function.body[-1].value, function)
+
+
+def test_a_numpy_call_in_a_comment_says_nothing_of_where_tensors_live():
+    """(session 27 reread) `_bare_numpy` scanned the text, so a comment naming `.numpy()` switched off every
+    `float(loss)` read of the module; it judges the parsed calls now (`torch_sync.numpy_of_host_tensor`)."""
+    from checker.torch_project.reads import _bare_numpy
+
+    assert not _bare_numpy(
+        "import torch\n\n# keep loss.numpy() out of the step\nx = y.cpu().detach().numpy()\n"
+    )
+    assert _bare_numpy("import torch\n\nlrisks = lrisks.numpy()\n")

@@ -192,11 +192,11 @@ def test_a_loop_body_is_listed_once_while_its_module_facts_live(monkeypatch):
     loop = index.loops[0]
     try:
         walks = _counting(monkeypatch, torch_common, "walk")
-        first = torch_loop._nodes_of(loop.body)
+        first = torch_common.body_nodes(loop.body)
         assert first == [n for stmt in loop.body for n in ast.walk(stmt)]
-        assert torch_loop._nodes_of(loop.body) is first
+        assert torch_common.body_nodes(loop.body) is first
         assert walks == loop.body  # (one walk per statement, the second answer from the list)
         assert fx.step_loops == [loop] and len(steps) == 1
     finally:
         torch_common.forget_facts(index)
-    assert torch_loop._nodes_of(loop.body) == first  # (no facts: listed afresh)
+    assert torch_common.body_nodes(loop.body) == first  # (no facts: listed afresh)

@@ -1282,8 +1282,8 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
 
 
 def cpu_script(index: ModuleIndex) -> bool:
-    """The module is a script that runs on the CPU: nothing in it goes to a GPU, nothing in it
-    backpropagates, and a `for` of its top level iterates a name bound only to calls (`train_loader =
+    """The module is a script that runs on the CPU: nothing in it goes to a GPU, it calls no `.backward()`
+    and no `.step()` (an optimizer's, a scheduler's or an environment's alike), and a `for` of its top level iterates a name bound only to calls (`train_loader =
     generate_dataLoader()`, then `for data, target in train_loader:` print the shapes and break;
     `_iterates_bound_call`: not a data module's loop filling a table, hold-out 35's Federated_Pneumonia). Its loaders feed no training, so a
     worker-less loader made by a decoding helper (`_decoding_maker`) is PP504 `low`, as every loader of a

@@ -214,15 +214,8 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
         and any(_given_directly(a, targets) for a in (*node.args, *(k.value for k in node.keywords)))
         and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
         and index.resolver.call_name(node) not in _WRAPPERS  # `Variable(image)` wraps the batch: no set-up
-        for node in _nodes_of(loop.body)
+        for node in body_nodes(loop.body)
     )
-
-
-def _nodes_of(statements) -> list[ast.AST]:
-    """Every node of these statements (a loop's body, not its head), one statement after another, each in
-    `ast.walk`'s order: the one walk of a body the loop rules below share, listed once per body
-    (`body_nodes`). Callers read the list and never change it."""
-    return body_nodes(statements)
 
 
 def _given_directly(argument: ast.AST, targets: set[str]) -> bool:
@@ -245,7 +238,7 @@ def _optimises_new_tensors(call: ast.Call, loop, index: ModuleIndex) -> bool:
     given = {base_name(n) for n in ast.walk(call.args[0]) if isinstance(n, ast.Name | ast.Attribute)}
     bound = {
         base_name(target)
-        for node in _nodes_of(loop.body)
+        for node in body_nodes(loop.body)
         if isinstance(node, ast.Assign)
         for target in node.targets
     }
@@ -434,7 +427,7 @@ def _moves_a_made_tensor(call: ast.Call, loop, index: ModuleIndex) -> bool:
         and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
         and isinstance(node.value, ast.Call)
         and _makes_tensor(index.resolver.call_name(node.value) or "")
-        for node in _nodes_of(loop.body)
+        for node in body_nodes(loop.body)
     )
 
 
@@ -641,7 +634,7 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
         return None
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
     loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
-    if given and loop is not None and given & _bound(list(_nodes_of(loop.body))):
+    if given and loop is not None and given & _bound(body_nodes(loop.body)):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
 
@@ -719,7 +712,7 @@ def _own_module_bound_called(call: ast.Call, index: ModuleIndex) -> str | None:
     if loop is None:
         return None
     bound = parent.targets[0].id
-    body = list(_nodes_of(loop.body))
+    body = body_nodes(loop.body)
     if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == bound for n in body):
         return None
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
@@ -1360,7 +1353,7 @@ def _filled_tensor(loop, var: str, tensors: Callable[[], set[str]], index: Modul
     ):
         return None
     written, ranks = set(), set()
-    for node in _nodes_of(loop.body):
+    for node in body_nodes(loop.body):
         if isinstance(node, ast.Assign | ast.AugAssign):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if not (isinstance(target, ast.Subscript) and var in names_in(target.slice)):
@@ -1475,7 +1468,7 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
         and not few_runs([loop])
     ):
         return None
-    for node in _nodes_of(loop.body):
+    for node in body_nodes(loop.body):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1519,7 +1512,7 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
         },
     )
     used = set()
-    for stmt in _nodes_of(loop.body):
+    for stmt in body_nodes(loop.body):
         if isinstance(stmt, ast.If):
             used |= names_in(stmt.test)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
@@ -1541,7 +1534,7 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     """The body reads elements of `name` by the loop variable, and only single elements: `t[i]`, `t[i, j]`;
     `t[:, i]` takes a whole column, already vectorised along the other axis."""
     found = False
-    for n in _nodes_of(statements):
+    for n in body_nodes(statements):
         if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
             if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
                 return False
@@ -1551,14 +1544,14 @@ def _indexes_with(statements, name: str, var: str) -> bool:
 
 def _writes_count(statements) -> bool:
     """The body adds into a counter or a matrix cell (`conf[a, b] += 1`), not only reads into names."""
-    return any(isinstance(n, ast.AugAssign) for n in _nodes_of(statements))
+    return any(isinstance(n, ast.AugAssign) for n in body_nodes(statements))
 
 
 def _string_keys(statements, var: str) -> bool:
     """`for key in end_points: if 'loss' in key: stats[key] += end_points[key].item()` (VoteNet, hold-out
     10): the loop variable is tested against a string, so the loop goes over a dict's keys (named losses), not
     a tensor's elements."""
-    for node in _nodes_of(statements):
+    for node in body_nodes(statements):
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
@@ -1579,12 +1572,12 @@ def _keys_of(statements, owner: str, var: str) -> bool:
         and node.value.id == owner
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
-        for node in _nodes_of(statements)
+        for node in body_nodes(statements)
     )
 
 
 def _uses(statements, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in _nodes_of(statements))
+    return any(isinstance(n, ast.Name) and n.id == name for n in body_nodes(statements))
 
 
 _STACKERS = frozenset({"torch.cat", "torch.stack"})
@@ -1718,7 +1711,7 @@ def _sized_by_own_tensor(loop, var: str, index: ModuleIndex) -> bool:
         return False
     read = {
         node.value.attr
-        for node in _nodes_of(loop.body)
+        for node in body_nodes(loop.body)
         if isinstance(node, ast.Subscript)
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
@@ -1895,7 +1888,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
     if not (_sized_by_tensor(loop, index) or _sized_by_own_tensor(loop, var, index)):
         return None
-    nodes = list(_nodes_of(body))
+    nodes = body_nodes(body)
     function = index.loop_function.get(id(loop))
     if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
         return None
@@ -2157,7 +2150,7 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     The first such read."""
     if not _nested(loop, index) or not _sized_by_tensor(loop, index):
         return None
-    for node in _nodes_of(loop.body):
+    for node in body_nodes(loop.body):
         if (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -3715,7 +3708,7 @@ def _lists_of_elements(index: ModuleIndex):
             continue
         step = next((loop for loop in site.loops if id(loop) in steps), None)
         name = _elements_root(call.args[0])
-        if step is None or name is None or func.value.id in _bound(list(_nodes_of(step.body))):
+        if step is None or name is None or func.value.id in _bound(body_nodes(step.body)):
             continue
         if _bound_to_list(index, site.function or index.tree, name) or _heads_given_a_loss_each(
             site.function or index.tree, name
@@ -3875,7 +3868,7 @@ def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
     loop_vars = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
     if not device or not loop_vars:
         return None
-    for stmt in _nodes_of(loop.body):
+    for stmt in body_nodes(loop.body):
         targets = (
             stmt.targets
             if isinstance(stmt, ast.Assign)
@@ -3964,7 +3957,7 @@ def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
         return None
     owner, bounded = found
     function = index.loop_function.get(id(loop))
-    for node in _nodes_of(body):
+    for node in body_nodes(body):
         if not isinstance(node, ast.Subscript):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -4213,7 +4206,7 @@ def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
     """`for e in edges_pos: preds.append(sigmoid(adj_rec[e[0], e[1]].item()))` (VGAE's `get_scores`): one
     element of a tensor, picked by the parts of each item of a list of index pairs, read to the host per
     pass, outside any `if`; one gather (`adj_rec[edges[:, 0], edges[:, 1]]`) reads them all at once."""
-    for node in _nodes_of(loop.body):
+    for node in body_nodes(loop.body):
         if not (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -4371,7 +4364,7 @@ def _range_vars(loop, index: ModuleIndex) -> set[str]:
     """The variables of the range loops around, at and in the loop, in its def."""
     found = {
         inner.target.id
-        for inner in _nodes_of(loop.body)
+        for inner in body_nodes(loop.body)
         if isinstance(inner, ast.For)
         and isinstance(inner.target, ast.Name)
         and isinstance(inner.iter, ast.Call)

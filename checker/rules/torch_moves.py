@@ -3844,7 +3844,12 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         value = returns[0].value if len(returns) == 1 else None
         if isinstance(value, ast.Call) and index.resolver.call_name(value) in _VARIABLE and value.args:
             value = value.args[0]  # (torch-fix58) `return Variable(tensor, volatile=volatile)`
-        if params and _moved_in_return(index, value, params[0]):
+        if (
+            params
+            and value is not None
+            and returns[0] in helper.body
+            and _moved_in_return(index, value, params[0])
+        ):
             return (
                 True  # (torch-fix145) `return Variable(x, requires_grad=r).cuda()` (MultiHopKG's `var_cuda`)
             )

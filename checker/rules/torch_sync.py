@@ -299,7 +299,7 @@ def _sync_of(call: ast.Call, tensors: set[str], index: ModuleIndex | None = None
     ``index``, `_tested_number`)."""
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
-        return None if name == "numpy" and _numpy_of_host_tensor(call) else f".{name}()"
+        return None if name == "numpy" and numpy_of_host_tensor(call) else f".{name}()"
     logged = call.args[1] if name in ("add_scalar", "add_scalars") and len(call.args) >= 2 else None
     if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
         return f"add_scalar(..., {logged.id})"
@@ -1639,7 +1639,7 @@ def check_host_sync(
         )
 
 
-def _numpy_of_host_tensor(read: ast.AST) -> bool:
+def numpy_of_host_tensor(read: ast.AST) -> bool:
     """(torch-fix117) `targets.numpy()` with no `.cpu()` or `.to(...)` anywhere in its receiver: `.numpy()`
     raises on a CUDA tensor, so a line that runs reads a tensor already on the host and waits for nothing.
     VPT's `total_targets.extend(list(targets.numpy()))` on the loader's CPU targets (hold-out 38, `high`,

@@ -32,6 +32,7 @@ method of that model's `nn.Module` class in a loop and lets only values without 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from checker.findings import Finding, RawFinding
@@ -623,9 +624,10 @@ def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> se
     return dropped
 
 
+@functools.lru_cache(maxsize=256)
 def _def_pattern(name: str) -> re.Pattern:
-    """`def name(` in a source text: the one spelling of the project-text searches below (`re` keeps the
-    compiled pattern)."""
+    """`def name(` in a source text: the one spelling of the project-text searches below, compiled once per
+    name."""
     return re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
 
 

@@ -46,6 +46,7 @@ from checker.rules.torch_sync import (
     module_cpu_names,
     more_reads,
     moved_to_host,
+    numpy_of_host_tensor,
     other_read_lines,
     parameter_reads,
     reading_methods,
@@ -1359,48 +1360,22 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
     return sorted(reads)
 
 
+@functools.lru_cache(maxsize=16)
 def _bare_numpy(text: str) -> bool:
-    """A bare tensor `.numpy()` in the text (survival-kernets' `lrisks = lrisks.numpy()`, h40): one whose receiver
-    chain on its line (`_numpy_receiver`) calls no `.cpu()` or `.to(...)`, as `torch_sync._numpy_of_host_tensor`
-    judges a parsed one; `x.cpu().detach().numpy()`, `x.cpu().data.numpy()` and `x.to("cpu").numpy()` copy a
-    device tensor to the host, so they say nothing of where the module's tensors live (review 27 item 6)."""
-    at = text.find(".numpy()")
-    while at >= 0:
-        if not _MOVED_CHAIN.search(_numpy_receiver(text, at)):
-            return True
-        at = text.find(".numpy()", at + 1)
-    return False
+    """A bare tensor `.numpy()` in the module (survival-kernets' `lrisks = lrisks.numpy()`, h40), judged on
+    its parsed calls by `torch_sync.numpy_of_host_tensor`: `x.cpu().detach().numpy()` and `x.to("cpu").numpy()`
+    copy a device tensor to the host, so they say nothing of where the module's tensors live (review 27 item
+    6), and a comment or string naming `.numpy()` is no call (session 27 reread). Once per text: asked for
+    every `float(loss)` of the module's defs."""
+    if ".numpy()" not in text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, ast.Call) and numpy_of_host_tensor(node) for node in ast.walk(tree))
 
 
-def _numpy_receiver(text: str, at: int) -> str:
-    """The receiver chain ending at offset `at` on its line (`self.table(e1).cpu().detach()` before
-    `.numpy()`), with the inside of its brackets dropped (`self.table().cpu().detach()`): a backward scan over
-    names, dots and balanced brackets (which may span lines, up to `_CHAIN_SPAN` characters)."""
-    kept: list[str] = []
-    depth, i = 0, at - 1
-    while i >= 0:
-        char = text[i]
-        if char in ")]":
-            depth += 1
-            if depth == 1:
-                kept.append(char)
-        elif char in "([" and depth:
-            depth -= 1
-            if depth == 0:
-                kept.append(char)
-        elif depth:
-            if at - i > _CHAIN_SPAN:
-                break  # (an unbalanced bracket: give up)
-        elif char.isalnum() or char in "_.":
-            kept.append(char)
-        else:
-            break
-        i -= 1
-    return "".join(reversed(kept))
-
-
-_MOVED_CHAIN = re.compile(r"\.(?:cpu|to)\(")
-_CHAIN_SPAN = 400
 _WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
