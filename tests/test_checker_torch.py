@@ -4376,6 +4376,20 @@ def test_pp503_a_validation_pass_written_as_a_comprehension_in_the_epoch_loop():
     assert levels_of(direct, "PP503") == {18: "medium"}
 
 
+def test_pp503_a_validation_comprehension_nested_inside_another_is_seen():
+    """(session 27 reread) `_comprehension_evaluations` looked only at the comprehension nearest the model
+    call, so a per-chunk comprehension nested in the one over `data_loader_valid` hid the validation pass.
+    Every enclosing comprehension is asked now; nested ones over no evaluation split stay silent."""
+    nested = VALIDATION_COMPREHENSION.replace(
+        "[compute_log_p_x(model, x_mb).mean().detach() for x_mb, in data_loader_valid]",
+        "[torch.stack([model(x)[0].detach() for x in chunk]).mean() for chunk, in data_loader_valid]",
+    )
+    assert nested != VALIDATION_COMPREHENSION
+    assert levels_of(nested, "PP503") == {18: "medium"}
+    training = nested.replace("data_loader_valid]", "data_loader_train]")
+    assert levels_of(training, "PP503") == {}
+
+
 def levels_of(source: str, rule: str) -> dict[int, str]:
     findings, skipped = check_source(source, "t.py")
     assert not skipped, skipped
@@ -4583,3 +4597,22 @@ def test_pp506_a_helper_moving_its_argument_only_under_an_if_is_no_mover():
     index = ModuleIndex.build(ast.parse(source))
     assert _returns_moved_argument(index, index.module_functions["var_cuda"])
     assert not _returns_moved_argument(index, index.module_functions["maybe_cuda"])
+
+
+def test_pp504_cpu_script_is_private_and_asked_once_per_module(monkeypatch):
+    """(session 27 reread) `torch_data.cpu_script` was public though only torch_data uses it, and walked the
+    module's tree once per loader it was asked about; it is `_cpu_script` now, kept once per module."""
+    from checker.module import ModuleIndex
+    from checker.rules import torch_data
+
+    assert not hasattr(torch_data, "cpu_script")
+    source = "import torch\n\nloader = make_loader()\nfor x, y in loader:\n    print(x.shape)\n    break\n"
+    index = ModuleIndex.build(ast.parse(source))
+    asked = []
+    original = torch_data._iterates_bound_call
+    monkeypatch.setattr(
+        torch_data, "_iterates_bound_call", lambda stmt, idx: asked.append(stmt) or original(stmt, idx)
+    )
+    assert torch_data._cpu_script(index)
+    first = len(asked)
+    assert first and torch_data._cpu_script(index) and len(asked) == first

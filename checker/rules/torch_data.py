@@ -1263,7 +1263,7 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
         if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         if (
-            (facts(index).on_device or (lightning and not cpu_script(index)))
+            (facts(index).on_device or (lightning and not _cpu_script(index)))
             and not token_batches(index, call)
             and not _stored_graphs(call, index)
         ):
@@ -1281,7 +1281,12 @@ def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = fro
         )
 
 
-def cpu_script(index: ModuleIndex) -> bool:
+def _cpu_script(index: ModuleIndex) -> bool:
+    """`_module_is_cpu_script`, kept once per module (session 27 reread: it walked the tree per loader)."""
+    return facts(index).loop_cache("cpu script", None, lambda: _module_is_cpu_script(index))
+
+
+def _module_is_cpu_script(index: ModuleIndex) -> bool:
     """The module is a script that runs on the CPU: nothing in it goes to a GPU, it calls no `.backward()`
     and no `.step()` (an optimizer's, a scheduler's or an environment's alike), and a `for` of its top level iterates a name bound only to calls (`train_loader =
     generate_dataLoader()`, then `for data, target in train_loader:` print the shapes and break;

@@ -47,7 +47,13 @@ from checker.rules.torch_common import (
     is_step_call,
     method_name,
 )
-from checker.rules.torch_graph import given_models, graph_free, input_maker_names, name_makes_volatile
+from checker.rules.torch_graph import (
+    given_models,
+    graph_free,
+    input_maker_names,
+    name_makes_volatile,
+    reads_items,
+)
 from checker.torch_project.common import (
     checked_texts,
     imported_entries,
@@ -143,9 +149,38 @@ def _called_without_grad(texts: dict[str, str], reported: dict[str, set[int]]) -
                     continue
                 if not method and not imported_entries(index, name, path, [(def_path,)]):
                     continue  # (a def of that name the module does not import from the def's file)
-                if _runs_under_no_grad(index, name, method):
+                if _runs_under_no_grad(index, name, method) and not (
+                    not method and _called_with_grad_elsewhere(texts, name, def_path)
+                ):
                     dropped |= {(def_path, line) for line in lines}
     return dropped
+
+
+def _called_with_grad_elsewhere(texts: dict[str, str], name: str, def_path: str) -> bool:
+    """(torch-fix150) Another module of the project that imports the def from its file calls it with
+    autograd on (no `with torch.no_grad():` around the call, no decorator, no caller of that module turning
+    it off): one caller's no_grad does not make the def's pass graph-free at the other's. CSI's
+    `test_classifier` (hold-out 48 `evals/evals.py` 61, listed, missed at every level): `eval.py` calls it
+    under no_grad, `train.py` every `error_step` epochs without. Defs only (a method's name may be
+    another class's); asked only of a def some module runs under no_grad."""
+    word = import_word(def_path)
+    for path, text in texts.items():
+        if path == def_path or f"{name}(" not in text or word not in import_words(text):
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is None or not imported_entries(index, name, path, [(def_path,)]):
+            continue
+        fx = facts(index)
+        for site in index.calls:
+            func = site.node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if called != name:
+                continue
+            if not fx.site_without_grad(site) and not (
+                site.function is not None and callers_disable_grad(site.function, index)
+            ):
+                return True
+    return False
 
 
 def _may_call(text: str, name: str, entries: list) -> bool:
@@ -252,6 +287,8 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
             line = site.node.lineno
             if line not in lines or not site.loops or (path, line) in dropped:
                 continue
+            if reads_items(index, site.function):
+                continue  # (`.item()`: code for PyTorch 0.4 or later, where `volatile=` does nothing)
             for name, call in input_maker_names(site, index):
                 module = imported_from(index, name)
                 if module is None or not any(names_file(module, p) for p in volatile if p != path):

@@ -5,7 +5,7 @@ def train(model, loader, optimizer, criterion):
     for x, y in loader:
         optimizer.zero_grad()
         loss = criterion(model(x), y)
-        loss.backward(retain_graph=True)  # expect: PP511
+        loss.backward(retain_graph=True)  # expect: PP511 medium
         optimizer.step()
 
 
