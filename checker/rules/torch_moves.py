@@ -119,6 +119,11 @@ _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Varia
 _MAX_PARTS_DEPTH = 4  # operands and joined parts followed within one another (`_created_on_host`)
 
 
+# (torch-fix148) a tensor's transposing attributes: a view of the same host tensor (TianChi's
+# `mask = (torch.triu(torch.ones(sz, sz)) == 0).T`, `return mask.to(device)` on every forward)
+_TRANSPOSES = frozenset({"T", "mT", "H", "mH"})
+
+
 def _created_on_host(
     node,
     index: ModuleIndex,
@@ -143,9 +148,11 @@ def _created_on_host(
     if depth > _MAX_PARTS_DEPTH:
         return None
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
-    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp):
-        if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
-            node = node.value
+    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp) or (
+        isinstance(node, ast.Attribute) and node.attr in _TRANSPOSES
+    ):
+        if isinstance(node, ast.Subscript | ast.Attribute):  # `torch.eye(n)[labels]`: rows of a host tensor
+            node = node.value  # stay there; (torch-fix148) so does its transpose, `(torch.triu(...) == 0).T`
             continue
         if isinstance(node, ast.Compare | ast.UnaryOp):  # (torch-fix53) `(torch.arange(n) < k).to(device)`
             node = _compared_tensor(node)
@@ -298,8 +305,9 @@ def _created_on_host(
 def _sized_normal(node: ast.Call, name: str | None) -> bool:
     """(torch-fix103) `torch.normal(mean=0, std=s, size=x.size())`: numbers and a size, drawn on the default
     device (a TD3 target-smoothing noise, then `.to(self.device)` on every update); with tensors for `mean` and
-    `std` and no `size`, it draws where they are."""
-    return name == "torch.normal" and any(k.arg == "size" for k in node.keywords)
+    `std` and no `size`, it draws where they are. (torch-fix148) So does the size given third, by position
+    (`torch.normal(0, s, feats.shape)`: SimpleNet's noise, one draw per noise level every step)."""
+    return name == "torch.normal" and (any(k.arg == "size" for k in node.keywords) or len(node.args) >= 3)
 
 
 # the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
@@ -476,6 +484,8 @@ def _joined_parts(node: ast.Call, name: str | None, bound: Callable, line: int) 
     parts = node.args[0]
     if isinstance(parts, ast.Name):
         parts = bound(line, parts.id)
+    if isinstance(parts, ast.ListComp | ast.GeneratorExp):
+        return [parts.elt]  # (torch-fix148) `torch.stack([torch.normal(0, s, shape) for k in range(m)], 1)`
     return list(parts.elts) if isinstance(parts, ast.List | ast.Tuple) else []
 
 
@@ -738,6 +748,8 @@ def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
 _HOST_SHAPERS = frozenset(
     {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
     | {"torch.nn.functional.affine_grid"}
+    # (torch-fix148) `F.one_hot(torch.randint(0, k, (n,)), k)`: still on the host
+    | {"torch.nn.functional.one_hot"}
 )
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
@@ -2460,7 +2472,9 @@ def check_created_then_moved(
         if made is None:
             if _memoised(index, call, site.function):
                 continue  # `if self.mean_cuda is None: self.mean_cuda = self.mean.cuda()`: moved on the first call
-            held = _held_host_tensor(index, site, moved, followed, bound)
+            held = _held_host_tensor(index, site, moved, followed, bound) or _host_rows_per_pass(
+                index, site, moved, stepped
+            )
             if held is not None:
                 yield held
                 continue
@@ -3370,6 +3384,60 @@ def _holds_episode(index: ModuleIndex, loop) -> bool:
     return False
 
 
+# (torch-fix148) the factories of a fixed or random tensor drawn once before a loop (not data read in:
+# `torch.from_numpy(x_train)` sliced per batch is a loader's work, not a constant's)
+_DRAWN_ONCE = frozenset(
+    {"ones", "zeros", "full", "eye", "arange", "linspace", "empty", "rand", "randn", "randint", "randperm"}
+    | {"bernoulli", "normal", "ones_like", "zeros_like", "full_like", "rand_like", "randn_like"}
+)
+
+
+def _host_rows_per_pass(index: ModuleIndex, site, moved: list, stepped: frozenset[str]) -> RawFinding | None:
+    """(torch-fix148) `mask = teacher_forcing_mask[:, t].float().to(device)` at every pass of a time-step loop,
+    where the def drew `teacher_forcing_mask` on the host before the loop (`torch.bernoulli(r * torch.ones(b,
+    T, 1))`) and the loop never rebinds it: the rows its counter picks cross to the device one pass at a time,
+    where moving the whole tensor once before the loop would do (TianChi's ConvLSTM forecasters, hold-out 49).
+    Only a tensor a factory draws (`_DRAWN_ONCE`), not one read from data, and never above `medium` (a new
+    sub-class with few first reads)."""
+    loop = site.loops[-1] if site.loops else None
+    if loop is None or not isinstance(loop, ast.For) or len(moved) != 1:
+        return None
+    counters = {n.id for n in walk(loop.target) if isinstance(n, ast.Name)}
+    value = moved[0]
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH and not value.args:
+        value = value.func.value
+    if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+        return None
+    name = value.value.id
+    if not any(isinstance(n, ast.Name) and n.id in counters for n in walk(value.slice)):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in walk(loop)):
+        return None
+    scope = site.function if site.function is not None else index.tree
+    start = getattr(scope, "lineno", 0)
+    values = [v for v in index.name_values.get(name, ()) if start <= getattr(v, "lineno", -1) < loop.lineno]
+    if not values or (site.function is not None and not _inside(values[-1], site.function)):
+        return None
+    last = max(values, key=lambda v: v.lineno)
+    made = _created_on_host(last, index) if _host_made(last, index) or isinstance(last, ast.Call) else None
+    if made is None or made.rsplit(".", 1)[-1] not in _DRAWN_ONCE:
+        return None
+    confidence = _copy_confidence(index, site, stepped, made)
+    return RawFinding(
+        "PP506",
+        site.node.lineno,
+        site.node.col_offset,
+        f"rows of `{name}`, made on the CPU (line {last.lineno}, `{made}(...)`), are copied to the device on "
+        f"every run of the loop at line {loop.lineno}; move `{name}` to the device once before the loop",
+        confidence="low" if confidence == "low" else None,
+    )
+
+
+def _inside(node: ast.AST, scope: ast.AST) -> bool:
+    """The node lies within the lines of the scope."""
+    return scope.lineno <= getattr(node, "lineno", -1) <= getattr(scope, "end_lineno", scope.lineno)
+
+
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
     """`output = model(x.cuda())` in a training loop that never changes `x`, a tensor its scope last bound,
     before the loop, to one made on the host (`x = init.uniform_(torch.FloatTensor(n, 1), -15, 15)`,
@@ -3512,6 +3580,7 @@ def _held_host_tensor(
         return None
     held = [_held_root(v, index, bound) for v in moved]
     attrs = [v.attr for v in held if isinstance(v, ast.Attribute) and _on_self(v)]
+    converted = {a for v in moved if (a := _converted_attribute(v, index)) is not None}
     chain = class_chain(index, index.function_class.get(id(function)) or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
     if not attrs or not inits:
@@ -3526,12 +3595,15 @@ def _held_host_tensor(
         if (
             values
             and all(id(where) in init for where, _ in values)
-            and any(made(value) for _, value in values)
+            and (attr in converted or any(made(value) for _, value in values))
             and all(
-                made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) for _, value in values
+                made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) or attr in converted
+                for _, value in values
             )
         ):
-            at, maker = next((value.lineno, where.name) for where, value in values if made(value))
+            at, maker = next(
+                ((value.lineno, where.name) for where, value in values if made(value) or attr in converted)
+            )
             advice = (
                 "register it as a buffer (`self.register_buffer`) so it moves with the module"
                 if name == "forward"
@@ -3546,6 +3618,24 @@ def _held_host_tensor(
                 + f" and copied to the device on every run of `{name}`; {advice}",
             )
     return None
+
+
+def _converted_attribute(value: ast.AST, index: ModuleIndex) -> str | None:
+    """(torch-fix148) `x` of `torch.FloatTensor(self.x).transpose(0, 1).cuda()`: a one-argument torch
+    constructor of an attribute of `self`, under methods that keep a tensor where it is. Whatever `__init__`
+    bound there (CrossNER's entity embeddings loaded as a NumPy array), the constructor converts it on the
+    host anew on every call, and the copy follows."""
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
+        value = value.func.value
+    if not (
+        isinstance(value, ast.Call)
+        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy", "torch.as_tensor"}
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        return None
+    first = value.args[0]
+    return first.attr if isinstance(first, ast.Attribute) and _on_self(first) else None
 
 
 def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable) -> ast.AST:
@@ -4541,7 +4631,40 @@ def _episode_end_copy(index: ModuleIndex, site) -> bool:
     return False
 
 
-def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0) -> bool:
+def _loop_scoped(bound: Callable) -> bool:
+    """(torch-fix148) `bound` is `_bound_before` over a loop's body (not a def's, nor the no-op default)."""
+    scope = bound.args[1] if isinstance(bound, functools.partial) and len(bound.args) > 1 else None
+    return isinstance(scope, LOOP_TYPES)
+
+
+# (torch-fix148) the methods a device read and its NumPy work use on the way to the copy back
+_ROUND_TRIP_METHODS = frozenset(
+    {"cpu", "numpy", "detach", "astype", "reshape", "copy", "squeeze", "transpose", "flatten", "clone"}
+    | {"float"}
+)
+
+
+def _numpy_work(node: ast.AST) -> bool:
+    """(torch-fix148) Every call of the expression is NumPy's own (`np.where(w == 0, 0, g)`) or one of
+    `_ROUND_TRIP_METHODS`: work torch does on the device as well. A library's host algorithm (SciPy's distance
+    transform, POT's Sinkhorn) has no such twin, so a copy back of its result is not a round trip to undo."""
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        func = n.func
+        if isinstance(func, ast.Attribute) and func.attr in _ROUND_TRIP_METHODS:
+            continue
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not (isinstance(root, ast.Name) and root.id in ("np", "numpy") and root is not func):
+            return False
+    return True
+
+
+def _device_round_trip(
+    node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0, hops: int = 0
+) -> bool:
     """(torch-fix94) The array handed to the constructor is worked out on the host from a device tensor read
     back in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, DeepSpeaker's
     `out_a.cpu().data.numpy()[hard_triplets]`): the data was on the device already, so the read, the host
@@ -4550,9 +4673,22 @@ def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None,
     listed). The tensor read back counts as on the device when the read detaches it or takes its `.data` (a
     model's output), or when it is a name last bound to a copy to the device (`cm = inputs["mask"].cuda()`);
     a loader's batch read so (PF-AFN's `data['label'].cpu().numpy() == 4`) is host data the step must copy
-    anyway."""
+    anyway. (torch-fix148) Also through names the same scope bound before (two hops at most): Deep
+    Compression's `grad = p.grad.data.cpu().numpy()`, `grad = np.where(w == 0, 0, grad)`, then
+    `torch.from_numpy(grad).to(device)` for every parameter on every step; only where `bound` reads a loop's
+    body (`_loop_scoped`): a def's straight-line flip ensemble for tests (`flipped = x.data.cpu().numpy()[...,
+    ::-1].copy()`, `torch.Tensor(flipped)`, `forward_x8`) is left as before."""
     if isinstance(node, ast.Name):
-        return False
+        held = bound(line, node.id) if hops < 2 and _loop_scoped(bound) else None
+        return (
+            held is not None
+            and _numpy_work(held)
+            and _device_round_trip(held, bound, getattr(held, "lineno", line), hops + 1)
+        )
+    if hops and any(
+        _device_round_trip(n, bound, line, hops) for n in ast.walk(node) if isinstance(n, ast.Name)
+    ):
+        return True
     for n in ast.walk(node):
         if not (isinstance(n, ast.Call) and method_name(n) == "numpy" and isinstance(n.func, ast.Attribute)):
             continue
