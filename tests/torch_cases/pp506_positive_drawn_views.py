@@ -1,5 +1,7 @@
 # torch-fix148 (hold-outs 48 and 49): host tensors reached through a transpose, the rows a time-step loop picks,
 # a comprehension of draws, a one-hot of a host draw and a round trip through names.
+import time
+
 import numpy as np
 import torch
 import torch.nn as nn
@@ -105,3 +107,16 @@ class EntityPredictor(nn.Module):
             entity_embs = torch.FloatTensor(self.entity_embs).transpose(0, 1).cuda()  # expect: PP506 medium
             preds.append(torch.matmul(self.proj(feats[i]), entity_embs))
         return preds
+
+
+def benchmark(model):
+    # EfficientAD's benchmark.py: a timing loop copies a random image on purpose, so `low`
+    times = []
+    with torch.no_grad():
+        for _ in range(2000):
+            image = torch.randn(1, 3, 64, 64)
+            start = time.time()
+            image = image.cuda()  # expect: PP506 low
+            model(image)
+            times.append(time.time() - start)
+    return times
