@@ -83,7 +83,7 @@ def batchify_with_label(input_batch_list, gpu):
     word_seq_tensor = torch.zeros((len(words), max_seq_len)).long()
     gaz_mask_tensor = torch.ones((len(words), max_seq_len)).byte()
     mask = torch.zeros((len(words), max_seq_len)).byte()
-    for idx, (seq, gazmask, seqlen) in enumerate(zip(words, masks, word_seq_lengths)):
+    for idx, (seq, gazmask, seqlen) in enumerate(zip(words, masks, word_seq_lengths, strict=True)):
         word_seq_tensor[idx, :seqlen] = torch.LongTensor(seq)
         gaz_mask_tensor[idx, :seqlen] = torch.ByteTensor(gazmask)
         mask[idx, :seqlen] = torch.Tensor([1] * int(seqlen))
@@ -101,3 +101,18 @@ def train_tagger(model, data, optimizer, gpu):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class RolloutBuffer(nn.Module):
+    # deep_rl's buffer: rows written in by `store`, converted and moved by `forward` (data, not a constant)
+    def __init__(self, size, obs_dim):
+        super().__init__()
+        self.obs_buf = np.zeros([size, obs_dim], dtype=np.float32)
+        self.ptr = 0
+
+    def store(self, obs):
+        self.obs_buf[self.ptr] = obs
+        self.ptr += 1
+
+    def forward(self):
+        return torch.Tensor(self.obs_buf).to(device)
