@@ -4724,6 +4724,16 @@ def _episode_end_copy(index: ModuleIndex, site) -> bool:
     return False
 
 
+def _elements_written(loop, name: str) -> bool:
+    """(torch-fix148) The loop writes into elements of `name` (`name[i] = ...`, `name[a, k] += 20`)."""
+    return any(
+        isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    )
+
+
 def _loop_scoped(bound: Callable) -> bool:
     """(torch-fix148) `bound` is `_bound_before` over a loop's body (not a def's, nor the no-op default)."""
     scope = bound.args[1] if isinstance(bound, functools.partial) and len(bound.args) > 1 else None
@@ -4775,6 +4785,8 @@ def _device_round_trip(
     ::-1].copy()`, `torch.Tensor(flipped)`, `forward_x8`) is left as before."""
     if isinstance(node, ast.Name):
         held = bound(line, node.id) if hops < 2 and _loop_scoped(bound) else None
+        if held is not None and _elements_written(bound.args[1], node.id):
+            return False  # (`out[a, k] += 20` row by row: host work on the array, as `_filled_by_item`)
         return (
             held is not None
             and _numpy_work(held)
