@@ -118,6 +118,7 @@ class RolloutBuffer(nn.Module):
         return torch.Tensor(self.obs_buf).to(device)
 
 
+@torch.no_grad()
 def evaluate(model, loader, step_size):
     # incremental-learning's evaluator: the output read back, changed row by row on the host, copied back
     for data, target in loader:
