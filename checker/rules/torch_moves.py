@@ -58,6 +58,7 @@ from checker.rules.torch_common import (
     option_choice,
     outside_ifs,
     parameter_defaults,
+    reads_clock,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
@@ -119,6 +120,11 @@ _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Varia
 _MAX_PARTS_DEPTH = 4  # operands and joined parts followed within one another (`_created_on_host`)
 
 
+# (torch-fix148) a tensor's transposing attributes: a view of the same host tensor (TianChi's
+# `mask = (torch.triu(torch.ones(sz, sz)) == 0).T`, `return mask.to(device)` on every forward)
+_TRANSPOSES = frozenset({"T", "mT", "H", "mH"})
+
+
 def _created_on_host(
     node,
     index: ModuleIndex,
@@ -143,9 +149,11 @@ def _created_on_host(
     if depth > _MAX_PARTS_DEPTH:
         return None
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
-    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp):
-        if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
-            node = node.value
+    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp) or (
+        isinstance(node, ast.Attribute) and node.attr in _TRANSPOSES
+    ):
+        if isinstance(node, ast.Subscript | ast.Attribute):  # `torch.eye(n)[labels]`: rows of a host tensor
+            node = node.value  # stay there; (torch-fix148) so does its transpose, `(torch.triu(...) == 0).T`
             continue
         if isinstance(node, ast.Compare | ast.UnaryOp):  # (torch-fix53) `(torch.arange(n) < k).to(device)`
             node = _compared_tensor(node)
@@ -298,8 +306,9 @@ def _created_on_host(
 def _sized_normal(node: ast.Call, name: str | None) -> bool:
     """(torch-fix103) `torch.normal(mean=0, std=s, size=x.size())`: numbers and a size, drawn on the default
     device (a TD3 target-smoothing noise, then `.to(self.device)` on every update); with tensors for `mean` and
-    `std` and no `size`, it draws where they are."""
-    return name == "torch.normal" and any(k.arg == "size" for k in node.keywords)
+    `std` and no `size`, it draws where they are. (torch-fix148) So does the size given third, by position
+    (`torch.normal(0, s, feats.shape)`: SimpleNet's noise, one draw per noise level every step)."""
+    return name == "torch.normal" and (any(k.arg == "size" for k in node.keywords) or len(node.args) >= 3)
 
 
 # the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
@@ -476,6 +485,8 @@ def _joined_parts(node: ast.Call, name: str | None, bound: Callable, line: int) 
     parts = node.args[0]
     if isinstance(parts, ast.Name):
         parts = bound(line, parts.id)
+    if isinstance(parts, ast.ListComp | ast.GeneratorExp):
+        return [parts.elt]  # (torch-fix148) `torch.stack([torch.normal(0, s, shape) for k in range(m)], 1)`
     return list(parts.elts) if isinstance(parts, ast.List | ast.Tuple) else []
 
 
@@ -738,6 +749,8 @@ def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
 _HOST_SHAPERS = frozenset(
     {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
     | {"torch.nn.functional.affine_grid"}
+    # (torch-fix148) `F.one_hot(torch.randint(0, k, (n,)), k)`: still on the host
+    | {"torch.nn.functional.one_hot"}
 )
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
@@ -2434,6 +2447,8 @@ def check_created_then_moved(
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         if _in_except_branch(index, call, site.function):
             continue  # `except RuntimeError: w = w + torch.randn(n).to(dev) * eps`: only when the `try` fails
+        if _in_error_branch(index, call, site.function):
+            continue  # `if torch.isnan(self.K).any(): self.K = torch.eye(n).to(dev)`: only on a failure
         if not site.loops and _settings_factory(index, site.function, stepped):
             continue  # `def get_loss(cfg):` building the criterion's class weights once, when it is made
         steady = functools.cache(
@@ -2460,7 +2475,9 @@ def check_created_then_moved(
         if made is None:
             if _memoised(index, call, site.function):
                 continue  # `if self.mean_cuda is None: self.mean_cuda = self.mean.cuda()`: moved on the first call
-            held = _held_host_tensor(index, site, moved, followed, bound)
+            held = _held_host_tensor(index, site, moved, followed, bound) or _host_rows_per_pass(
+                index, site, moved, stepped
+            )
             if held is not None:
                 yield held
                 continue
@@ -2543,6 +2560,8 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
             or not (_layer_loops(index, site.loops) or _runs_every_step(index, site.function, stepped))
         )
     ):
+        if stepping and _timing_loop(index, site.loops[-1], site.node):
+            return "low"  # (torch-fix148) an inference benchmark times the copy with the model on purpose
         if stepping and not self_test_loop(index, site.loops[-1]):
             return "medium" if _episode_end_copy(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
@@ -2562,6 +2581,22 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         or _step_called_copy(index, site, stepped)
         else None
     )
+
+
+def _timing_loop(index: ModuleIndex, loop, call: ast.Call) -> bool:
+    """(torch-fix148) A loop that runs a model, steps nothing and reads a clock in its own body before and
+    after the copy (`start = time()`, `image = image.cuda()`, ..., `times.append(time() - start)`):
+    EfficientAD's `benchmark.py` times inference on a random image copied `.cuda()` each pass, the copy part
+    of what it measures (hold-out 48: 1 wrong at `high`). Only a loop of repetitions (`for rep in
+    range(2000):`), not one over data with a progress timer (`end = time.time()` in point-transformer's and
+    visual prompting's evaluation loops, hold-outs 36 and 38), and a copy outside the timed lines (STR's
+    evaluation loop timing only the model call, hold-out 30) keeps its level."""
+    if not (isinstance(loop, ast.For) and _counts(loop.iter)) or any(
+        loop is step for step in _step_loops(index)
+    ):
+        return False
+    lines = [site.node.lineno for site in direct_calls(index, loop) if reads_clock([site])]
+    return bool(lines) and min(lines) < call.lineno < max(lines)
 
 
 def _forward_copy(index: ModuleIndex, site) -> bool:
@@ -3122,21 +3157,40 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
 
 _CONVERTERS = frozenset(
     "torch." + n for n in ("Tensor", "FloatTensor", "LongTensor", "from_numpy", "tensor", "as_tensor")
-)
+) | {"torch.ByteTensor", "torch.BoolTensor", "torch.IntTensor", "torch.DoubleTensor"}  # (torch-fix148)
 
 
 def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
     """`torch.Tensor(F_tmp)` of a name the loop last bound to rows of an array or file (`F_tmp =
     file_handle['all_feats'][idx]`, low-shot's matching network, hold-out 10): host data converted, not a
-    tensor torch could draw on the device (`torch.FloatTensor(size_n).normal_()` is such a tensor)."""
-    if not (
-        index.resolver.call_name(call) in _CONVERTERS
-        and len(call.args) == 1
-        and isinstance(call.args[0], ast.Name)
-        and not call.keywords
-    ):
+    tensor torch could draw on the device (`torch.FloatTensor(size_n).normal_()` is such a tensor).
+    (torch-fix148) Also of a name a `for` loop around it takes from what it walks, not a `range` count
+    (NCRF++'s `batchify`: `for idx, (seq, label, n) in enumerate(zip(words, labels, lengths)):`,
+    `word_seq_tensor[idx, :n] = torch.LongTensor(seq)`, and its masks of those rows' lengths, `mask[idx, :n] =
+    torch.Tensor([1] * n)`): a batch's ids and masks, padded on the host, the loader's work."""
+    if not (index.resolver.call_name(call) in _CONVERTERS and len(call.args) == 1 and not call.keywords):
+        return False
+    walked = {
+        t.id
+        for outer in [loop, *(n for n in ast.walk(loop) if isinstance(n, ast.For) and n is not loop)]
+        if isinstance(outer, ast.For) and not _counts(outer.iter) and any(c is call for c in ast.walk(outer))
+        for t in ast.walk(outer.target)
+        if isinstance(t, ast.Name)
+    }
+    if any(isinstance(n, ast.Name) and n.id in walked for n in ast.walk(call.args[0])):
+        return True
+    if not isinstance(call.args[0], ast.Name):
         return False
     return isinstance(_bound_before(index, loop, call.lineno, call.args[0].id), ast.Subscript)
+
+
+def _counts(iterated: ast.expr) -> bool:
+    """(torch-fix148) `range(n)` or `enumerate(range(n))`: a loop over numbers, not over rows of data."""
+    while isinstance(iterated, ast.Call) and base_name(iterated.func) in ("enumerate", "reversed", "tqdm"):
+        if not iterated.args:
+            return False
+        iterated = iterated.args[0]
+    return isinstance(iterated, ast.Call) and base_name(iterated.func) in ("range", "trange")
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
@@ -3348,6 +3402,36 @@ def _in_except_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
 _MISSING_ERRORS = frozenset({"AttributeError", "KeyError", "NameError", "LookupError"})
 
 
+def _in_error_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
+    """(torch-fix148) The copy sits in the body of an `if` that tests for a NaN or an infinity (`if
+    torch.isnan(self.K).any():`, `if (loss != loss).any():`): a fallback for a failed solve, as an `except`
+    handler is (`_in_except_branch`), not a copy of every step. Koopa's least-squares operators replaced by
+    `torch.eye(n).to(device)` (hold-out 49: 3 wrong at `high`); the test itself is a host read PP501 may count."""
+    chain = [call, *facts(index).ancestors(call, function)]
+    return any(
+        isinstance(up, ast.If) and any(child is b for b in up.body) and _error_test(up.test)
+        for child, up in zip(chain, chain[1:], strict=False)
+    )
+
+
+def _error_test(test: ast.expr) -> bool:
+    """A test for a NaN or an infinity: `isnan`/`isinf` of torch, NumPy or math, or `x != x`."""
+    for n in ast.walk(test):
+        func = n.func if isinstance(n, ast.Call) else None
+        if (isinstance(func, ast.Attribute) and func.attr in ("isnan", "isinf")) or (
+            isinstance(func, ast.Name) and func.id in ("isnan", "isinf")
+        ):
+            return True
+        if (
+            isinstance(n, ast.Compare)
+            and len(n.ops) == 1
+            and isinstance(n.ops[0], ast.NotEq)
+            and ast.dump(n.left) == ast.dump(n.comparators[0])
+        ):
+            return True
+    return False
+
+
 def _catches_missing(handler: ast.ExceptHandler) -> bool:
     """The handler catches a missing attribute, key or name (`except AttributeError:`, in a tuple too)."""
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
@@ -3368,6 +3452,60 @@ def _holds_episode(index: ModuleIndex, loop) -> bool:
             if method_name(site.node) == "step" and "env" in (base_name(func.value) or "").lower():
                 return True
     return False
+
+
+# (torch-fix148) the factories of a fixed or random tensor drawn once before a loop (not data read in:
+# `torch.from_numpy(x_train)` sliced per batch is a loader's work, not a constant's)
+_DRAWN_ONCE = frozenset(
+    {"ones", "zeros", "full", "eye", "arange", "linspace", "empty", "rand", "randn", "randint", "randperm"}
+    | {"bernoulli", "normal", "ones_like", "zeros_like", "full_like", "rand_like", "randn_like"}
+)
+
+
+def _host_rows_per_pass(index: ModuleIndex, site, moved: list, stepped: frozenset[str]) -> RawFinding | None:
+    """(torch-fix148) `mask = teacher_forcing_mask[:, t].float().to(device)` at every pass of a time-step loop,
+    where the def drew `teacher_forcing_mask` on the host before the loop (`torch.bernoulli(r * torch.ones(b,
+    T, 1))`) and the loop never rebinds it: the rows its counter picks cross to the device one pass at a time,
+    where moving the whole tensor once before the loop would do (TianChi's ConvLSTM forecasters, hold-out 49).
+    Only a tensor a factory draws (`_DRAWN_ONCE`), not one read from data, and never above `medium` (a new
+    sub-class with few first reads)."""
+    loop = site.loops[-1] if site.loops else None
+    if loop is None or not isinstance(loop, ast.For) or len(moved) != 1:
+        return None
+    counters = {n.id for n in walk(loop.target) if isinstance(n, ast.Name)}
+    value = moved[0]
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH and not value.args:
+        value = value.func.value
+    if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+        return None
+    name = value.value.id
+    if not any(isinstance(n, ast.Name) and n.id in counters for n in walk(value.slice)):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in walk(loop)):
+        return None
+    scope = site.function if site.function is not None else index.tree
+    start = getattr(scope, "lineno", 0)
+    values = [v for v in index.name_values.get(name, ()) if start <= getattr(v, "lineno", -1) < loop.lineno]
+    if not values or (site.function is not None and not _inside(values[-1], site.function)):
+        return None
+    last = max(values, key=lambda v: v.lineno)
+    made = _created_on_host(last, index) if _host_made(last, index) or isinstance(last, ast.Call) else None
+    if made is None or made.rsplit(".", 1)[-1] not in _DRAWN_ONCE:
+        return None
+    confidence = _copy_confidence(index, site, stepped, made)
+    return RawFinding(
+        "PP506",
+        site.node.lineno,
+        site.node.col_offset,
+        f"rows of `{name}`, made on the CPU (line {last.lineno}, `{made}(...)`), are copied to the device on "
+        f"every run of the loop at line {loop.lineno}; move `{name}` to the device once before the loop",
+        confidence="low" if confidence == "low" else None,
+    )
+
+
+def _inside(node: ast.AST, scope: ast.AST) -> bool:
+    """The node lies within the lines of the scope."""
+    return scope.lineno <= getattr(node, "lineno", -1) <= getattr(scope, "end_lineno", scope.lineno)
 
 
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
@@ -3512,6 +3650,11 @@ def _held_host_tensor(
         return None
     held = [_held_root(v, index, bound) for v in moved]
     attrs = [v.attr for v in held if isinstance(v, ast.Attribute) and _on_self(v)]
+    converted = (
+        {a for v in moved if (a := _converted_attribute(v, index)) is not None}
+        if name == "forward"
+        else set()
+    )
     chain = class_chain(index, index.function_class.get(id(function)) or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
     if not attrs or not inits:
@@ -3520,18 +3663,23 @@ def _held_host_tensor(
     init = frozenset(id(i) for i in [*inits, *_init_helpers(index, chain, inits)])
     methods = {f"{c.name}.{n}": m for c in chain for n, m in _methods_of(c).items()}
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
+    if converted:  # (not a buffer another method writes rows into: `self.obs_buf[self.ptr] = obs`)
+        converted -= _rows_written(methods.values(), init)
     made = functools.partial(_made_in_init, index, stores, init)
     for attr in attrs:
         values = stores.get(attr)
         if (
             values
             and all(id(where) in init for where, _ in values)
-            and any(made(value) for _, value in values)
+            and (attr in converted or any(made(value) for _, value in values))
             and all(
-                made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) for _, value in values
+                made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) or attr in converted
+                for _, value in values
             )
         ):
-            at, maker = next((value.lineno, where.name) for where, value in values if made(value))
+            at, maker = next(
+                ((value.lineno, where.name) for where, value in values if made(value) or attr in converted)
+            )
             advice = (
                 "register it as a buffer (`self.register_buffer`) so it moves with the module"
                 if name == "forward"
@@ -3546,6 +3694,41 @@ def _held_host_tensor(
                 + f" and copied to the device on every run of `{name}`; {advice}",
             )
     return None
+
+
+def _rows_written(methods, init: frozenset[int]) -> set[str]:
+    """(torch-fix148) The attributes of `self` that a method other than `__init__` (and its helpers) writes
+    elements into (`self.obs_buf[self.ptr] = obs`, `self.buf[i] += x`): a buffer of data, not a constant."""
+    return {
+        target.value.attr
+        for method in methods
+        if id(method) not in init
+        for node in iter_walk(method)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Attribute)
+        and _on_self(target.value)
+    }
+
+
+def _converted_attribute(value: ast.AST, index: ModuleIndex) -> str | None:
+    """(torch-fix148) `x` of `torch.FloatTensor(self.x).transpose(0, 1).cuda()`: a one-argument torch
+    constructor of an attribute of `self`, under methods that keep a tensor where it is. Whatever `__init__`
+    bound there (CrossNER's entity embeddings loaded as a NumPy array), the constructor converts it on the
+    host anew on every call, and the copy follows. Asked in a `forward` only, and not of a buffer that
+    another method writes rows into (`_rows_written`: an RL rollout buffer's `get`, hold-out 29)."""
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
+        value = value.func.value
+    if not (
+        isinstance(value, ast.Call)
+        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy", "torch.as_tensor"}
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        return None
+    first = value.args[0]
+    return first.attr if isinstance(first, ast.Attribute) and _on_self(first) else None
 
 
 def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable) -> ast.AST:
@@ -4541,7 +4724,50 @@ def _episode_end_copy(index: ModuleIndex, site) -> bool:
     return False
 
 
-def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0) -> bool:
+def _elements_written(loop, name: str) -> bool:
+    """(torch-fix148) The loop writes into elements of `name` (`name[i] = ...`, `name[a, k] += 20`)."""
+    return any(
+        isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    )
+
+
+def _loop_scoped(bound: Callable) -> bool:
+    """(torch-fix148) `bound` is `_bound_before` over a loop's body (not a def's, nor the no-op default)."""
+    scope = bound.args[1] if isinstance(bound, functools.partial) and len(bound.args) > 1 else None
+    return isinstance(scope, LOOP_TYPES)
+
+
+# (torch-fix148) the methods a device read and its NumPy work use on the way to the copy back
+_ROUND_TRIP_METHODS = frozenset(
+    {"cpu", "numpy", "detach", "astype", "reshape", "copy", "squeeze", "transpose", "flatten", "clone"}
+    | {"float"}
+)
+
+
+def _numpy_work(node: ast.AST) -> bool:
+    """(torch-fix148) Every call of the expression is NumPy's own (`np.where(w == 0, 0, g)`) or one of
+    `_ROUND_TRIP_METHODS`: work torch does on the device as well. A library's host algorithm (SciPy's distance
+    transform, POT's Sinkhorn) has no such twin, so a copy back of its result is not a round trip to undo."""
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        func = n.func
+        if isinstance(func, ast.Attribute) and func.attr in _ROUND_TRIP_METHODS:
+            continue
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not (isinstance(root, ast.Name) and root.id in ("np", "numpy") and root is not func):
+            return False
+    return True
+
+
+def _device_round_trip(
+    node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0, hops: int = 0
+) -> bool:
     """(torch-fix94) The array handed to the constructor is worked out on the host from a device tensor read
     back in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, DeepSpeaker's
     `out_a.cpu().data.numpy()[hard_triplets]`): the data was on the device already, so the read, the host
@@ -4550,9 +4776,26 @@ def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None,
     listed). The tensor read back counts as on the device when the read detaches it or takes its `.data` (a
     model's output), or when it is a name last bound to a copy to the device (`cm = inputs["mask"].cuda()`);
     a loader's batch read so (PF-AFN's `data['label'].cpu().numpy() == 4`) is host data the step must copy
-    anyway."""
+    anyway. (torch-fix148) Also through names the same scope bound before (two hops at most): Deep
+    Compression's `grad = p.grad.data.cpu().numpy()`, `grad = np.where(w == 0, 0, grad)`, then
+    `torch.from_numpy(grad).to(device)` for every parameter on every step (a read through names counts only
+    when it detaches or takes `.data`: l2p's `target.cpu().numpy()` of the step's batch is not followed); only
+    where `bound` reads a loop's
+    body (`_loop_scoped`): a def's straight-line flip ensemble for tests (`flipped = x.data.cpu().numpy()[...,
+    ::-1].copy()`, `torch.Tensor(flipped)`, `forward_x8`) is left as before."""
     if isinstance(node, ast.Name):
-        return False
+        held = bound(line, node.id) if hops < 2 and _loop_scoped(bound) else None
+        if held is not None and _elements_written(bound.args[1], node.id):
+            return False  # (`out[a, k] += 20` row by row: host work on the array, as `_filled_by_item`)
+        return (
+            held is not None
+            and _numpy_work(held)
+            and _device_round_trip(held, bound, getattr(held, "lineno", line), hops + 1)
+        )
+    if hops and any(
+        _device_round_trip(n, bound, line, hops) for n in ast.walk(node) if isinstance(n, ast.Name)
+    ):
+        return True
     for n in ast.walk(node):
         if not (isinstance(n, ast.Call) and method_name(n) == "numpy" and isinstance(n.func, ast.Attribute)):
             continue
@@ -4568,7 +4811,7 @@ def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None,
             for m in ast.walk(read)
         ):
             return True
-        if isinstance(read, ast.Name):
+        if isinstance(read, ast.Name) and not hops:  # (through names, only a detached read or `.data`)
             held = bound(line, read.id)
             if isinstance(held, ast.Call) and method_name(held) in ("cuda", "to"):
                 return True
