@@ -44,6 +44,7 @@ from checker.rules.torch_common import (
     model_called,
     model_output,
     module_nodes,
+    nests_loop,
     reads_clock,
 )
 from checker.rules.torch_steps import (
@@ -323,8 +324,35 @@ def _setup_in_loops(index: ModuleIndex):
                 # purpose, restarts after a NaN loss, once per DAgger epoch), so `low`
                 else "low"
                 if _builds_optimizer(site.node, index)
+                and (enclosing or not _over_batches(loop, index) or nests_loop(loop, fx.step_loops))
                 else None,
             )
+
+
+# (torch-fix149) a loop's iterable named for batches or their loader: `enumerate(zip(source_train_loader,
+# target_train_loader))`, `self.train_loader`, `range(num_batches)`
+_BATCH_SOURCE = re.compile(r"(?i)loader|batch")
+
+
+def _over_batches(loop, index: ModuleIndex) -> bool:
+    """(torch-fix149) The step loop iterates batches: its iterable names a loader or batches, or builds a
+    `DataLoader`. An optimizer built in such a loop's own body (not in a loop it holds) is made again for
+    every batch: the two SGD optimizers pytorch-DANN's maintainer moved out of the batch loop
+    (`bench/data/torch_fixed_lines.csv`), reported `medium` again. One built per client, restart, repeat or
+    fold (a loop over `range(...)`, `trange(steps)`, `while`, folds) stays `low`: 0 right of 6 first reads
+    (torch-fix138)."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    for node in ast.walk(loop.iter):
+        if isinstance(node, ast.Name):
+            if _BATCH_SOURCE.search(node.id):
+                return True
+        elif isinstance(node, ast.Attribute):
+            if _BATCH_SOURCE.search(node.attr):
+                return True
+        elif isinstance(node, ast.Call) and (index.resolver.call_name(node) or "").endswith(".DataLoader"):
+            return True
+    return False
 
 
 _CATCH_ALL = frozenset({"Exception", "BaseException", "NameError", "UnboundLocalError"})
@@ -902,6 +930,10 @@ def _called_without_grad_only(site, index: ModuleIndex) -> bool:
     (FedDyn's and FedDC's `get_acc_loss`, called every `print_per` epochs; its name matches the loss defs'),
     not a training step's loss. Hold-out 39 read both such `high` findings wrong."""
     parent = facts(index).parent_of(site.node)
+    if _moved_at_once(site.node, index):
+        # (torch-fix149) `loss_function = nn.MSELoss().to(device)`: the binding is the move's (Scaffold's
+        # `get_val_loss`, whose every call of it is under no_grad: read wrong at `high` on hold-out 48)
+        parent = facts(index).parent_of(facts(index).parent_of(parent))
     if not (isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Name)):
         return False
     bound = parent.targets[0].id
