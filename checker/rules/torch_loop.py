@@ -3067,6 +3067,16 @@ def _host_read(node: ast.AST) -> ast.AST | None:
     return None
 
 
+def _read_root(expr: ast.AST) -> str | None:
+    """(torch-fix149) The tensor `torch.nonzero(...)` searches: `v_grad_mask` of `v_grad_mask[x]`, `cls` of
+    `cls == c`. Its argument's device side must be that tensor, not an index in its slice: coach's
+    `torch.nonzero(I_list[prev_index:curr_index])` searches a CPU `LongTensor` (3 copies on hold-outs 31 and
+    49)."""
+    while isinstance(expr, ast.Subscript | ast.Compare):
+        expr = expr.value if isinstance(expr, ast.Subscript) else expr.left
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
 def _reading_loops(index: ModuleIndex) -> set[int]:
     """The loops holding a host read (`_host_read`), found in one pass over the module's calls."""
     return facts(index).loop_cache(
@@ -3158,6 +3168,8 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
             owner = _row_expression(read, rows, device, indices)
             if owner is None or "loss" in owner.lower():
                 continue
+            if call.args and method_name(call) == "nonzero" and owner != _read_root(read):
+                continue  # (torch-fix149: `torch.nonzero(I_list[prev:cur])`: the tensor searched is the read)
             return RawFinding(
                 "PP509",
                 call.lineno,
@@ -3626,10 +3638,17 @@ def _element_tests(body) -> dict[str, ast.AST]:
             for part in parts:
                 if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
                     part = part.operand
-                if isinstance(part, ast.Compare) and len(part.ops) == 1:
+                if (
+                    isinstance(part, ast.Compare)
+                    and len(part.ops) == 1
+                    and isinstance(part.ops[0], ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+                ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
                     sides = [part.left, part.comparators[0]]
-                    if not any(isinstance(side, ast.Constant) for side in sides):
-                        continue  # (`if c == label:`: two names, either may be a host value)
+                    if not any(
+                        isinstance(side, ast.Constant) and type(side.value) in (int, float, bool)
+                        for side in sides
+                    ):
+                        continue  # (`if c == label:`, `if tok == "[PAD]":`: either may be a host value)
                     names = [side.id for side in sides if isinstance(side, ast.Name)]
                 elif isinstance(part, ast.Name):
                     names = [part.id]

@@ -28,3 +28,20 @@ def summary(outputs, answers):
         if c:
             n += 1
     return n
+
+
+@torch.no_grad()
+def filter_pseudo_labels(model, converter, loader, device):
+    """STR-Fewer-Labels' pseudo-label filter (hold-out 30): the converter decodes the device indices into
+    strings; each string is tested, not a device element"""
+    kept = []
+    for image in loader:
+        _, index = model(image.to(device)).max(2)
+        texts = converter.decode(index, [index.size(1)] * index.size(0))
+        for image_ul, text in zip(torch.unbind(image, dim=0), texts, strict=False):
+            if "[PAD]" in text or "[UNK]" in text:
+                continue
+            if text == "[SOS]":
+                continue
+            kept.append((image_ul, text))
+    return kept
