@@ -17,7 +17,7 @@ def train(model, loader, device, epochs=10, lr=0.01):
 
 def finetune(net, batches):
     for x, y in batches:
-        opt = Adam(net.parameters())  # expect: PP507 low
+        opt = Adam(net.parameters())  # expect: PP507
         loss = nn.functional.mse_loss(net(x), y)
         loss.backward()
         opt.step()

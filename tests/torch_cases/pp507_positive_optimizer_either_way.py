@@ -20,9 +20,9 @@ class Trainer:
                 step += 1
                 lr = self.noam_scheme(step)
                 if self.opt.lower() == "sgd":
-                    optimizer = optim.SGD(net.parameters(), lr=lr)  # expect: PP507 low
+                    optimizer = optim.SGD(net.parameters(), lr=lr)  # expect: PP507
                 else:
-                    optimizer = optim.Adam(net.parameters(), lr=lr)  # expect: PP507 low
+                    optimizer = optim.Adam(net.parameters(), lr=lr)  # expect: PP507
                 optimizer.zero_grad()
                 loss = criterion(net(x.cuda()), y.cuda())
                 loss.backward()

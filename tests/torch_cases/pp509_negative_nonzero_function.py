@@ -1,0 +1,39 @@
+# `torch.nonzero` of rows of a host tensor (made on the CPU from NumPy), once per sample of a data set's
+# preparation: no device read
+import numpy as np
+import torch
+from torch import nn
+
+
+def prepare(masks, batches):
+    counts = []
+    for batch in batches:
+        host_mask = torch.from_numpy(np.asarray(masks[batch]))
+        for x in range(host_mask.shape[0]):
+            counts.append(len(torch.nonzero(host_mask[x])))
+    return counts
+
+
+class SlotPredictor(nn.Module):
+    """coach's slot-name predictor (hold-outs 31, 49): the tensor searched is a CPU `LongTensor` made from
+    the labels; the device value is only used by the rows it picks"""
+
+    def forward(self, hidden_layers, binary_labels):
+        features = []
+        bsz = hidden_layers.size()[0]
+        for i in range(bsz):
+            hidden_i = hidden_layers[i]
+            bin_label = torch.LongTensor(binary_labels[i])
+            b_list = bin_label == 1
+            i_list = bin_label == 2
+            nonzero_b = torch.nonzero(b_list)
+            num_slotname = nonzero_b.size()[0]
+            for j in range(num_slotname):
+                if j == 0:
+                    prev_index = nonzero_b[j]
+                    continue
+                curr_index = nonzero_b[j]
+                nonzero_i = torch.nonzero(i_list[prev_index:curr_index])
+                features.append(hidden_i[nonzero_i + prev_index].sum(0))
+                prev_index = curr_index
+        return features
