@@ -2818,6 +2818,15 @@ def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
 
 
+_CUDA_MOVER_WORD = re.compile(r"(?i)(?:^|_)(?:cuda|gpu)$")
+
+
+def _cuda_mover_name(name: str | None) -> bool:
+    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48): a helper named
+    for the move (torch-fix147: the general form of `_CUDA_MOVERS`)."""
+    return name is not None and (name in _CUDA_MOVERS or _CUDA_MOVER_WORD.search(name) is not None)
+
+
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
     """The module moves tensors with a dict of keyword arguments naming a device (`self.tpdv =
     dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15),
@@ -2830,7 +2839,7 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
         if k.arg is None
     }
     if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
-        base_name(site.node.func) in _CUDA_MOVERS
+        _cuda_mover_name(base_name(site.node.func))
         and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
         for site in index.calls
     ):
