@@ -2824,7 +2824,11 @@ _CUDA_MOVER_WORD = re.compile(r"(?i)(?:^|_)(?:cuda|gpu)$")
 def _cuda_mover_name(name: str | None) -> bool:
     """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48): a helper named
     for the move (torch-fix147: the general form of `_CUDA_MOVERS`)."""
-    return name is not None and (name in _CUDA_MOVERS or _CUDA_MOVER_WORD.search(name) is not None)
+    if name is None:
+        return False
+    return name in _CUDA_MOVERS or (
+        name.endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
+    )
 
 
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
@@ -2839,7 +2843,8 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
         if k.arg is None
     }
     if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
-        _cuda_mover_name(base_name(site.node.func))
+        len(site.node.args) > 1
+        and _cuda_mover_name(base_name(site.node.func))
         and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
         for site in index.calls
     ):
@@ -4566,15 +4571,18 @@ def _held_forward_methods(index: ModuleIndex, fx, defs: dict[int, object]) -> li
         owner = index.function_class.get(id(function))
         if function.name != "forward" or owner is None:
             continue
-        held = _held_classes(index, owner)
-        if not held:
-            continue
+        held = None  # (the classes held, found only for a forward that calls a method of a `self.` attribute)
         for site in index.function_calls.get(id(function), []):
             func = site.node.func
-            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)):
+            if not (
+                isinstance(func, ast.Attribute)
+                and isinstance(holder := func.value, ast.Attribute)
+                and isinstance(holder.value, ast.Name)
+                and holder.value.id == "self"
+            ):
                 continue
-            holder = func.value
-            if not (isinstance(holder.value, ast.Name) and holder.value.id == "self" and holder.attr in held):
+            held = _held_classes(index, owner) if held is None else held
+            if holder.attr not in held:
                 continue
             method = index.class_methods.get(held[holder.attr], {}).get(func.attr)
             if method is None or id(method) in defs or id(method) in found:
