@@ -2827,7 +2827,7 @@ def _cuda_mover_name(name: str | None) -> bool:
     if name is None:
         return False
     return name in _CUDA_MOVERS or (
-        name.endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
+        name.lower().endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
     )
 
 
