@@ -1508,3 +1508,69 @@ def test_a_numpy_call_in_a_comment_says_nothing_of_where_tensors_live():
         "import torch\n\n# keep loss.numpy() out of the step\nx = y.cpu().detach().numpy()\n"
     )
     assert _bare_numpy("import torch\n\nlrisks = lrisks.numpy()\n")
+
+
+def _written(tmp_path: Path, files: dict[str, str]) -> list:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    findings, _, _ = check_paths([str(tmp_path)])
+    return sorted((Path(f.path).name, f.line) for f in findings if f.rule == "PP501")
+
+
+_HELD_TRAINER = (
+    "import torch\nfrom {module} import {name}\n\n\nclass Trainer:\n    def __init__(self):\n"
+    "        self.model = torch.nn.Linear(2, 1).cuda()\n"
+    "        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n        {held}\n\n"
+    "    def train(self, loader):\n        for x, y in loader:\n            self.opt.zero_grad()\n"
+    "            loss = self.loss_fn(self.model(x.cuda()), y.cuda())\n            loss.backward()\n"
+    "            self.opt.step()\n"
+)
+
+
+def test_a_held_plain_def_shadows_a_subclass_method_whatever_the_preset(tmp_path):
+    """(session 27 reread note, torch-fix147) `_step_called_reads` preset an empty `_held_defs` when no held
+    name of the text reads, so `self.loss_fn = plain_fn` (an instance attribute, which shadows a subclass's
+    reading `def loss_fn`) was ignored and the subclass's `.item()` reported; without the preset it was not."""
+    files = {
+        "plain.py": "def plain_fn(o, y):\n    return ((o - y) ** 2).mean()\n",
+        "mine.py": (
+            "import torch\nfrom train import Trainer\n\n\nclass MyTrainer(Trainer):\n"
+            "    def loss_fn(self, out, y):\n        loss = ((out - y) ** 2).mean()\n"
+            "        print(loss.item())\n        return loss\n"
+        ),
+        "train.py": _HELD_TRAINER.format(module="plain", name="plain_fn", held="self.loss_fn = plain_fn"),
+    }
+    assert _written(tmp_path, files) == []
+
+
+@pytest.mark.parametrize(
+    "held", ["self.loss_fn = loss_jocor; self.n = 0", "if True: self.loss_fn = loss_jocor", "self.n = 0"]
+)
+def test_a_def_held_on_a_line_with_more_is_held(tmp_path, held):
+    """(session 27 reread note, torch-fix147) `_HELD_DEF` matched only a line that is exactly `self.x = name`:
+    `self.loss_fn = loss_jocor; self.n = 0` or `if c: self.loss_fn = loss_jocor` ran nothing."""
+    files = {
+        "losses.py": (
+            "import torch\n\n\ndef loss_jocor(out, y):\n    loss = torch.nn.functional.mse_loss(out, y)\n"
+            "    print(loss.item())\n    return loss\n"
+        ),
+        "train.py": _HELD_TRAINER.format(module="losses", name="loss_jocor", held=held),
+    }
+    assert _written(tmp_path, files) == ([] if held == "self.n = 0" else [("losses.py", 6)])
+
+
+def test_a_loss_bound_in_a_tuple_is_a_binding():
+    """(session 27 reread note, torch-fix147) `float_loss_read` saw no binding in `loss, logits = crit(...)`,
+    and `all([])` made the name a host number; a tuple of constants stays host."""
+    import ast
+
+    from checker.torch_project.wide_reads import float_loss_read
+
+    for source, read in (
+        ("def step(self, x, y):\n    loss, logits = self.crit(x, y)\n    return float(loss)\n", True),
+        ("def step(self, x, y):\n    (a, b), loss = self.crit(x, y)\n    return float(loss)\n", True),
+        ("def step(self, x, y):\n    (a, b), loss = (1, 2), 3\n    return float(loss)\n", False),
+        ("def step(self, x, y):\n    loss, n = 0.0, self.crit(x)\n    return float(loss)\n", False),
+    ):
+        function = ast.parse(source).body[0]
+        assert float_loss_read(function.body[-1].value, function) is read, source

@@ -79,11 +79,37 @@ def training_step_defs(index: ModuleIndex) -> list:
             if sites is None or not isinstance(function, FUNCTION_TYPES) or eval_or_test(function):
                 continue
             kinds = {method_name(s.node) for s in sites if not s.loops}
-            if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
+            if {"backward", "step"} <= kinds and all(
+                _per_output_loop(function, loop) for s in sites for loop in s.loops
+            ):
                 found.append(function)
         return found
 
     return facts(index).loop_cache("training_step_defs", None, make)
+
+
+def _per_output_loop(function, loop) -> bool:
+    """(torch-fix147) A loop of a step def over values the def itself computed (`for pred, gold in
+    zip(pred_entityname_list, gold_entityname_list):` after `... = self.entityname_predictor(...)`, CrossNER's
+    coach `train_step`, hold-out 49, which steps once more per predicted entity): part of the one step, not a
+    loop over a loader, a range or a parameter handed in, which makes the def a training loop of its own."""
+    if not isinstance(loop, ast.For):
+        return False
+    names = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)} - {"zip", "enumerate"}
+    if not names or any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in ("zip", "enumerate")
+        for n in ast.walk(loop.iter)
+    ):
+        return False
+    bound = {
+        t.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and node.lineno < loop.lineno
+        for target in node.targets
+        for t in ast.walk(target)
+        if isinstance(t, ast.Name)
+    }
+    return names <= bound
 
 
 def eval_or_test(function) -> bool:

@@ -36,6 +36,7 @@ from checker.rules.torch_common import (
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
     base_name,
+    body_nodes,
     breaks_early,
     call_function,
     cpu_device_names,
@@ -630,6 +631,16 @@ def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
             ):
                 return False
             return not fx.guarded_step(outer, loop)
+        if isinstance(outer, ast.IfExp) and child is not outer.test:
+            # (torch-fix147) `total = l.item() if total is None else total + l.item()`: a read in both values
+            # (RecBole's trainer, DuoRec, hold-out 48)
+            other = outer.orelse if child is outer.body else outer.body
+            if not any(isinstance(c, ast.Call) and _sync_of(c, tensors, fx.index) for c in ast.walk(other)):
+                return False
+            if not fx.guarded_step(outer, loop):
+                return True
+            child = outer  # (an `if ... else` around it may read either way too)
+            continue
         if isinstance(outer, GUARD_NODES):
             return False
         child = outer
@@ -1546,6 +1557,7 @@ def check_host_sync(
             return
     else:
         yield from _forward_reads(index)
+        yield from _forward_tests(index)
         trips = list(_round_trips(index))
         yield from trips
         yield from _forward_copies(index, {t.line for t in trips})
@@ -1871,6 +1883,12 @@ def _evaluation_copies(index: ModuleIndex):
                 "sum on the device (`total += loss.detach()`) and read it",
             )
             level = EVALUATION_SCALAR_COPY_LEVEL
+        elif "loss" in kinds:
+            what, fix = (
+                "Copying outputs to the host for a loss computed there",
+                "compute the loss on the device, keep it there (`losses.append(loss.detach())`) and read it",
+            )
+            level = EVALUATION_LOSS_COPY_LEVEL
         else:
             what, fix = "Copying outputs to the host", "keep them on the device (`outs.append(out)`) and copy"
             level = EVALUATION_COPY_LEVEL
@@ -1892,7 +1910,40 @@ def _copy_kind(fx, loop, call: ast.Call) -> str | None:
     scalar = _scalar_copy(stmt, call) or _reduced_in_loop(fx, loop, call)
     if scalar and _reads_for_reporting(stmt, loop, fx):
         return "scalar"
-    return "collected" if _collected_copy(stmt, call) else None
+    if _collected_copy(stmt, call):
+        return "collected"
+    return "loss" if _copied_for_a_loss(fx, loop, stmt, call) else None
+
+
+def _copied_for_a_loss(fx, loop, stmt: ast.AST, call: ast.Call) -> bool:
+    """(torch-fix147) `pred = outputs.detach().cpu()` then `loss = criterion(pred, true)` and nothing else of
+    `pred`: the outputs go to the host only for a loss computed there on every batch (the Time-Series-Library
+    `vali` of SegRNN, FreTS and Koopa, hold-out 49; iTransformer and Nonstationary Transformers before); the
+    loss computed on the device and read once after the loop waits once."""
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(name := stmt.targets[0], ast.Name)
+        and _on_copy(stmt.value, call)
+    ):
+        return False
+    uses = fed = 0  # (loads of the name; of those, arguments of a loss)
+    for node in loop_nodes(fx.index, loop):
+        if isinstance(node, ast.Name) and node.id == name.id and isinstance(node.ctx, ast.Load):
+            uses += 1
+        elif isinstance(node, ast.Call) and (
+            n := sum(isinstance(a, ast.Name) and a.id == name.id for a in node.args)
+        ):
+            if not _loss_callee(node):
+                return False
+            fed += n
+    return fed > 0 and uses == fed
+
+
+def _loss_callee(call: ast.Call) -> bool:
+    """`criterion(pred, true)`, `self.loss_fn(...)`, `F.mse_loss(...)`: a call named for a loss or criterion."""
+    word = (base_name(call.func) or "").lower()
+    return "criterion" in word or "loss" in word
 
 
 def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
@@ -2032,6 +2083,9 @@ def _on_copy(value: ast.AST, call: ast.Call) -> bool:
 # 40-43): 107, 98 right, 9 debatable, none wrong (91.6%), in 44 repositories: promoted to the rule's own `high`.
 EVALUATION_COPY_LEVEL: str | None = None
 EVALUATION_SCALAR_COPY_LEVEL: str | None = None
+# (torch-fix147) Outputs copied only for a loss computed on the host (`_copied_for_a_loss`): new, no first reads
+# yet, so `medium`.
+EVALUATION_LOSS_COPY_LEVEL = "medium"
 
 
 # The level of `_evaluation_reads` (torch-fix62; `medium` since torch-fix49 on the grounds that an evaluation is
@@ -2764,6 +2818,19 @@ def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
 
 
+_CUDA_MOVER_WORD = re.compile(r"(?i)(?:^|_)(?:cuda|gpu)$")
+
+
+def _cuda_mover_name(name: str | None) -> bool:
+    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48): a helper named
+    for the move (torch-fix147: the general form of `_CUDA_MOVERS`)."""
+    if name is None:
+        return False
+    return name in _CUDA_MOVERS or (
+        name.lower().endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
+    )
+
+
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
     """The module moves tensors with a dict of keyword arguments naming a device (`self.tpdv =
     dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15),
@@ -2776,7 +2843,8 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
         if k.arg is None
     }
     if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
-        base_name(site.node.func) in _CUDA_MOVERS
+        len(site.node.args) > 1
+        and _cuda_mover_name(base_name(site.node.func))
         and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
         for site in index.calls
     ):
@@ -4431,6 +4499,242 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+_TENSOR_TESTS = frozenset(
+    {
+        "isnan",
+        "isinf",
+        "isfinite",
+        "any",
+        "all",
+        "eq",
+        "ne",
+        "gt",
+        "lt",
+        "ge",
+        "le",
+        "isclose",
+        "count_nonzero",
+    }
+)
+_TENSOR_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "mean", "norm", "amax", "amin"})
+
+
+def _forward_tests(index: ModuleIndex):
+    """(torch-fix147) An `if`, `while` or `assert` whose test takes the truth of a device tensor, on the
+    training path of a `forward` or of a def it runs outside its ifs (`forward_step_defs`): Python calls
+    `bool()` on the tensor, which waits for the GPU on every forward (Koopa's `if torch.isnan(self.K).any():`
+    in every KP layer, LSQ's `if self.training and self.init_state == 0:` on a registered buffer in every
+    quantised layer, the QAT demo's `self.max.data < tensor.max().data`; hold-out 49). Only where the operand
+    is provably a tensor (`_tensor_operand`): never a number or a shape (`x.size(0) == 0`). At medium; one
+    finding per def; not in a module that trains on the CPU itself (no placement and its own loops)."""
+    fx = facts(index)
+    if fx.step_loops and not fx.on_device:
+        return
+    defs = forward_step_defs(index)
+    for function in [*defs.values(), *_held_forward_methods(index, fx, defs)]:
+        if eval_or_test(function) or eval_named(function):
+            continue
+        owner = index.function_class.get(id(function))
+        buffers = _tensor_attributes(index, owner) if owner is not None else frozenset()
+        for node in body_nodes(function.body):
+            if not isinstance(node, ast.If | ast.While | ast.Assert):
+                continue
+            operand = _tensor_operand(index, node.test, buffers)
+            if operand is None or not _on_training_path(fx, node, function):
+                continue
+            if any(isinstance(n, FUNCTION_TYPES) for n in fx.ancestors(node, function)):
+                continue
+            yield RawFinding(
+                "PP501",
+                node.lineno,
+                node.col_offset,
+                f"`{_WORD[type(node)]} {_short(node.test)}` takes the truth of a device tensor "
+                f"(`{_short(operand)}`) in `{function.name}`, which runs on every forward: Python's `bool()` "
+                "waits for the GPU each time; keep the test on the device (`torch.where`, a mask) or test a "
+                "Python number kept beside it",
+                confidence="medium",
+            )
+            break
+
+
+_WORD = {ast.If: "if", ast.While: "while", ast.Assert: "assert"}
+
+
+def _held_forward_methods(index: ModuleIndex, fx, defs: dict[int, object]) -> list:
+    """(torch-fix147) Methods of the module's classes that a `forward` runs through an object its class holds,
+    outside its ifs (`self.qw.update(self.conv_module.weight.data)` with `self.qw = QParam(...)`, the QAT
+    demo's quantised layers, hold-out 49): one level, not among `defs` already."""
+    found = {}
+    for function in defs.values():
+        owner = index.function_class.get(id(function))
+        if function.name != "forward" or owner is None:
+            continue
+        held = None  # (the classes held, found only for a forward that calls a method of a `self.` attribute)
+        for site in index.function_calls.get(id(function), []):
+            func = site.node.func
+            if not (
+                isinstance(func, ast.Attribute)
+                and isinstance(holder := func.value, ast.Attribute)
+                and isinstance(holder.value, ast.Name)
+                and holder.value.id == "self"
+            ):
+                continue
+            held = _held_classes(index, owner) if held is None else held
+            if holder.attr not in held:
+                continue
+            method = index.class_methods.get(held[holder.attr], {}).get(func.attr)
+            if method is None or id(method) in defs or id(method) in found:
+                continue
+            if not site.loops and not fx.guarded_step(site.node, function):
+                found[id(method)] = method
+    return list(found.values())
+
+
+def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
+    """`self.x` -> the class of the module its class (or a base the module defines) binds it to
+    (`self.qw = QParam(num_bits=num_bits)`), by attribute; an attribute bound to two classes is left out."""
+
+    def make() -> dict[str, str]:
+        found: dict[str, set[str]] = {}
+        for cls in _with_module_bases(index, owner):
+            for method in index.class_methods.get(cls, {}).values():
+                for node in iter_walk(method):
+                    if (
+                        isinstance(node, ast.Assign)
+                        and isinstance(node.value, ast.Call)
+                        and isinstance(node.value.func, ast.Name)
+                        and node.value.func.id in index.class_methods
+                    ):
+                        for t in node.targets:
+                            if (
+                                isinstance(t, ast.Attribute)
+                                and isinstance(t.value, ast.Name)
+                                and t.value.id == "self"
+                            ):
+                                found.setdefault(t.attr, set()).add(node.value.func.id)
+        return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+    return facts(index).loop_cache(f"held_classes {owner}", None, make)
+
+
+def _with_module_bases(index: ModuleIndex, owner: str) -> list[str]:
+    """The class and its bases that the module defines, nearest first (3 levels)."""
+    found = [owner]
+    for cls in found:
+        if len(found) > 4:
+            break
+        node = next((n for n in index.tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+        for base in getattr(node, "bases", []):
+            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id not in found:
+                found.append(base.id)
+    return found
+
+
+_IN_PLACE = frozenset(
+    {"fill_", "copy_", "zero_", "clamp_", "add_", "sub_", "mul_", "div_", "normal_", "uniform_"}
+)
+
+
+def _tensor_attributes(index: ModuleIndex, owner: str) -> frozenset[str]:
+    """The class's buffers and parameters (`_class_buffers`) and the attributes its methods change with a
+    tensor's in-place method (`self.init_state.fill_(1)`: LSQ's layers, whose base class in another module
+    registers the buffer), by name; once per class."""
+
+    def make() -> frozenset[str]:
+        found = set(_class_buffers(index, owner))
+        for method in index.class_methods.get(owner, {}).values():
+            for site in index.function_calls.get(id(method), []):
+                call = site.node
+                if (
+                    method_name(call) in _IN_PLACE
+                    and isinstance(receiver := call.func.value, ast.Attribute)
+                    and isinstance(receiver.value, ast.Name)
+                    and receiver.value.id == "self"
+                ):
+                    found.add(receiver.attr)
+        return frozenset(found)
+
+    return facts(index).loop_cache(f"tensor_attributes {owner}", None, make)
+
+
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _tensor_operand(index: ModuleIndex, test: ast.AST, buffers: frozenset[str]) -> ast.AST | None:
+    """The operand of a test whose truth is a tensor's: `torch.isnan(x).any()`, `(loss != loss).any()`,
+    `torch.any(m)`, a comparison with a torch reduction (`torch.sum(m) > 0`) or with the class's own buffer or
+    parameter (`self.init_state == 0`, `self.max.data < t`), through `not`, `and` and `or`. Not a test that
+    reads explicitly (`.item()`: judged elsewhere), nor a size (`.nelement()`, `.size(0)`, `.shape`)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tensor_operand(index, test.operand, buffers)
+    if isinstance(test, ast.BoolOp):
+        return next((o for v in test.values if (o := _tensor_operand(index, v, buffers)) is not None), None)
+    if isinstance(test, ast.Call):
+        return test if _tensor_call(index, test, buffers) else None
+    if isinstance(test, ast.Compare):
+        if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in test.ops):
+            return None
+        sides = [test.left, *test.comparators]
+        if any(_sized(side) for side in sides):
+            return None
+        found = next((side for side in sides if _tensor_value(index, side, buffers)), None)
+        return test if found is not None else None
+    return None
+
+
+def _sized(node: ast.AST) -> bool:
+    """A size or an explicit read: `.nelement()`, `.numel()`, `.size(0)`, `.dim()`, `.shape[0]`, `len(x)`,
+    `.item()`, `float(...)`."""
+    for n in iter_walk(node):
+        if isinstance(n, ast.Call) and (
+            method_name(n) in ("nelement", "numel", "size", "dim", "ndimension", "item", "tolist", "numpy")
+            or (isinstance(n.func, ast.Name) and n.func.id in ("len", "float", "int", "bool"))
+        ):
+            return True
+        if isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim", "device", "dtype"):
+            return True
+    return False
+
+
+def _tensor_call(index: ModuleIndex, call: ast.Call, buffers: frozenset[str]) -> bool:
+    """`torch.isnan(x)`, `torch.any(m)`, `x.any()` of a tensor value (`_tensor_value`): a call whose truth is
+    a tensor's."""
+    name = index.resolver.call_name(call) or ""
+    if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TESTS:
+        return not _sized(call)
+    if method_name(call) in ("any", "all") and not call.args and not call.keywords:
+        receiver = call.func.value
+        if isinstance(receiver, ast.Compare):
+            receiver_sides = [receiver.left, *receiver.comparators]
+            if any(_sized(side) for side in receiver_sides):
+                return False
+            return any(_tensor_value(index, side, buffers) for side in receiver_sides) or (
+                _self_unequal(receiver) is not None
+            )
+        return _tensor_value(index, receiver, buffers)
+    return False
+
+
+def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) -> bool:
+    """A value that is provably a tensor: a torch test or reduction (`torch.isnan(x)`, `torch.sum(m)`,
+    `torch.max(x)`), a reduction method of one (`torch.abs(x).max()`), or the class's own buffer or parameter
+    (`self.init_state`, `self.max.data`)."""
+    while isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr in buffers
+    if not isinstance(node, ast.Call):
+        return False
+    name = index.resolver.call_name(node) or ""
+    if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TESTS | _TENSOR_REDUCTIONS:
+        return True
+    if method_name(node) in _TENSOR_REDUCTIONS and isinstance(node.func, ast.Attribute):
+        return _tensor_value(index, node.func.value, buffers)
+    return False
 
 
 def _forward_copies(index: ModuleIndex, trips: set[int]):

@@ -898,9 +898,10 @@ def _step_called_reads(
             index = indexes[path]
             if index is None:
                 continue
-            if (
-                not _held_def_words(text, held_words) & table.keys()
-            ):  # (no reading def held as it is: nothing to walk)
+            if not _held_def_words(text, held_words) & (
+                imported_names(index) | index.module_functions.keys()
+            ):  # (no def held as it is: nothing to walk. Not only reading defs: a held `plain_fn` shadows a
+                # subclass's reading method of the attribute's name, torch-fix147)
                 facts(index).loop_cache(_HELD_KEY, None, dict)
             calls = [] if evaluations else list(_step_calls(index, names))
             named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
@@ -1520,7 +1521,9 @@ def _step_words(index: ModuleIndex, call: ast.Call) -> frozenset[str]:
     return frozenset(() if word is None else (word,))
 
 
-_HELD_DEF = re.compile(r"^[ \t]+self\.\w+[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#.*)?$", re.MULTILINE)
+_HELD_DEF = re.compile(
+    r"(?:^|[;:])[ \t]*self\.\w+[ \t]*=[ \t(\\\r\n]*([A-Za-z_]\w*)[ \t)]*(?=[;#\r\n]|$)", re.MULTILINE
+)  # (torch-fix147: also after `;` or an `if ...:` on the line, and in brackets or over a continuation)
 
 
 def _held_def_words(text: str, found: dict[str, frozenset[str]]) -> frozenset[str]:

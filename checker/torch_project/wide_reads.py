@@ -53,17 +53,34 @@ def float_loss_read(call: ast.Call, function) -> bool:
     if not isinstance(arg, ast.Name) or "loss" not in arg.id.lower() or arg.id in parameters(function):
         return False
     values = [
-        node.value
+        value
         for node in _own_scope(function)
         if isinstance(node, ast.Assign | ast.AugAssign)
-        and any(
-            isinstance(t, ast.Name) and t.id == arg.id
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if (value := _bound_value(t, node.value, arg.id)) is not None
     ]
     if all(_host_value(v) for v in values):
         return False
     return not _tested_later(call, function)
+
+
+def _bound_value(target: ast.AST, value: ast.AST, name: str) -> ast.AST | None:
+    """The value an assignment gives `name` through `target`: itself for the name, the matching element of a
+    tuple value for a tuple target (`(a, b), loss = (1, 2), 3`), the whole value otherwise (`loss, logits =
+    crit(out, y)`: a tensor as far as anyone knows; session 27 reread note, torch-fix147). None when the
+    target does not bind the name."""
+    if isinstance(target, ast.Name):
+        return value if target.id == name else None
+    if not isinstance(target, ast.Tuple | ast.List):
+        return None
+    paired = isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts)
+    for i, element in enumerate(target.elts):
+        inner = value.elts[i] if paired else value
+        if isinstance(element, ast.Starred):
+            element, inner = element.value, value
+        if (found := _bound_value(element, inner, name)) is not None:
+            return found
+    return None
 
 
 def _own_scope(function):
