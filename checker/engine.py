@@ -160,14 +160,13 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     for r in sorted(raw, key=lambda r: (r.line, r.col)):
         if silenced(noqa.get(r.line), r.rule) or (r.rule, r.line) in kept:
             continue
-        text = _line(lines, r.line)
-        col = (
-            len(text.encode("utf-8")[: r.col].decode("utf-8", errors="ignore"))
-            if not text.isascii()
-            else r.col
-        )
-        kept[(r.rule, r.line)] = replace(r, col=col)
+        kept[(r.rule, r.line)] = replace(r, col=character_column(_line(lines, r.line), r.col))
     return list(kept.values())
+
+
+def character_column(text: str, col: int) -> int:
+    """A 0-based column of a line of text in characters, from ast's `col_offset` (UTF-8 bytes)."""
+    return col if text.isascii() else len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
 
 
 def _line(lines: list[str], number: int) -> str:
@@ -254,12 +253,32 @@ def check_cells(
     rules = list(all_rules().values()) if rules is None else list(rules)
     if any(file_is_silenced(source) for _, source in cells):
         return [], []
-    skipped = []
-    tree = None
+    tree, good, skipped = parsed_cells(cells, path, unit=unit, joined_ok=joined_ok)
+    if tree is None:  # each piece parses alone, together too deep
+        return [], skipped
+    joined = "\n".join(source for _, source in good)
+    findings = []
+    raw, errors = run_rules(tree, rules, implicit_imports=implicit_imports)
+    skipped.extend(Skipped(path, e) for e in errors)
+    places = CellLines(good)
+    for r in _placed(raw, joined):
+        number, line = places.place(r.line)
+        findings.append(_finding(r, path, line, places.message(r.message, unit), cell=number))
+    return sorted(findings, key=Finding.sort_key), skipped
+
+
+def parsed_cells(
+    cells: list[tuple[int, str]], path: str = "<cells>", *, unit: str = "cell", joined_ok: bool = False
+) -> tuple[ast.Module | None, list[tuple[int, str]], list[Skipped]]:
+    """Numbered pieces of source read as one module, as `check_cells` reads them: (the tree of the pieces
+    joined at newlines, the pieces in it, a skip for each piece left out). All of them when they parse
+    together (`joined_ok`: the caller knows they do); else each piece that parses alone, the others skipped
+    with their reason; tree None (and a last skip) when the pieces kept do not parse together (too deep).
+    The project pass reads a notebook's cells with it too (checker/project.py)."""
+    skipped: list[Skipped] = []
     if not joined_ok:  # most notebooks parse whole: one parse instead of one per cell and one more joined
         try:
-            tree = _parse("\n".join(source for _, source in cells), path)
-            joined_ok = True
+            return _parse("\n".join(source for _, source in cells), path), list(cells), skipped
         except Unparsable:
             pass
     good = []
@@ -272,32 +291,30 @@ def check_cells(
             good.append((number, source))
         except Unparsable as exc:
             skipped.append(Skipped(path, f"{unit} {number}: {exc}"))
-    # Join the pieces; remember where each starts so findings map back to (piece, line in piece).
-    starts = []
-    parts = []
-    line = 1
-    for number, source in good:
-        starts.append((line, number))
-        parts.append(source)
-        line += source.count("\n") + 1
-    joined = "\n".join(parts)
-    if tree is None:
-        try:
-            tree = _parse(joined, path)
-        except Unparsable as exc:  # each piece parses alone, together too deep
-            return [], [*skipped, Skipped(path, str(exc))]
-    findings = []
-    raw, errors = run_rules(tree, rules, implicit_imports=implicit_imports)
-    skipped.extend(Skipped(path, e) for e in errors)
+    try:
+        return _parse("\n".join(source for _, source in good), path), good, skipped
+    except Unparsable as exc:
+        return None, good, [*skipped, Skipped(path, str(exc))]
 
-    def place(line: int) -> tuple[int, int]:
-        start, number = max((s for s in starts if s[0] <= line), default=(1, 1))
+
+class CellLines:
+    """Where the lines of numbered pieces joined at newlines (`parsed_cells`' pieces) come from: a line of the
+    joined text is (piece, line in it); `message` says each `line N` of a message as `cell C line L`."""
+
+    def __init__(self, cells: list[tuple[int, str]]):
+        self.starts: list[tuple[int, int]] = []  # (first line in the joined text, piece number)
+        self.sources: dict[int, str] = {}
+        line = 1
+        for number, source in cells:
+            self.starts.append((line, number))
+            self.sources[number] = source
+            line += source.count("\n") + 1
+
+    def place(self, line: int) -> tuple[int, int]:
+        """(piece number, line in the piece) of a line of the joined text."""
+        start, number = max((s for s in self.starts if s[0] <= line), default=(1, 1))
         return number, line - start + 1
 
-    def piece_lines(message: str) -> str:
-        return _LINE_REF.sub(lambda m: "{} {} line {}".format(unit, *place(int(m.group(1)))), message)
-
-    for r in _placed(raw, joined):
-        number, line = place(r.line)
-        findings.append(_finding(r, path, line, piece_lines(r.message), cell=number))
-    return sorted(findings, key=Finding.sort_key), skipped
+    def message(self, message: str, unit: str = "cell") -> str:
+        """The message with each `line N` (a line of the joined text) said as `UNIT C line L`."""
+        return _LINE_REF.sub(lambda m: "{} {} line {}".format(unit, *self.place(int(m.group(1)))), message)

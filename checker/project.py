@@ -27,6 +27,7 @@ from checker.datasets import (
     names_training,
     parent_map,
 )
+from checker.engine import CellLines, character_column, parsed_cells
 from checker.findings import Finding
 from checker.module import ModuleIndex, dotted_parts, import_of
 from checker.noqa import file_is_silenced, silenced_at
@@ -1151,10 +1152,9 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
         return
     if any(file_is_silenced(source) for _, source in cells):
         return
-    parsed = _parsed_cells(cells)
-    if parsed is None:
+    tree, cells, _skipped = parsed_cells(cells, path)
+    if tree is None:
         return
-    tree, cells = parsed
     try:
         index = ModuleIndex.build(tree)
     except RecursionError:
@@ -1164,51 +1164,18 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
     builders = _project_model_builders(index, path, modules, inside, _model_makers)
     if not builders:
         return
-    starts, line = [], 1
-    for number, source in cells:
-        starts.append((line, number, source))
-        line += source.count("\n") + 1
     try:
         raws = list(models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside)))
     except RULE_ERRORS:
         return
+    places = CellLines(cells)
     for raw in raws:
-        cell, at, source = _cell_place(starts, raw.line)
+        cell, at = places.place(raw.line)
+        source = places.sources[cell]
         if not _kept(source, at, "PP302"):
             continue
-        message = _CELL_LINE.sub(
-            lambda m: "cell {} line {}".format(*_cell_place(starts, int(m.group(1)))[:2]), raw.message
-        )
-        yield finding(path, at, raw.col, "PP302", message, "low", cell=cell)
-
-
-def _parsed_cells(cells: list[tuple[int, str]]) -> tuple[ast.Module, list[tuple[int, str]]] | None:
-    """(tree of the joined cells, the cells in it): all of them when they parse together, else those that
-    parse alone, as `engine.check_cells` joins them; None when the joined cells do not parse."""
-    try:
-        return ast.parse("\n".join(source for _, source in cells)), cells
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    good = []
-    for number, source in cells:
-        try:
-            ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        good.append((number, source))
-    try:
-        return ast.parse("\n".join(source for _, source in good)), good
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _cell_place(starts: list[tuple[int, int, str]], at: int) -> tuple[int, int, str]:
-    """(cell, line in it, its source) of a line of the joined cells (`starts`: first line, cell, source)."""
-    start, number, source = max((s for s in starts if s[0] <= at), key=lambda s: s[0])
-    return number, at - start + 1, source
-
-
-_CELL_LINE = re.compile(r"\bline (\d+)")
+        col = character_column(source.split("\n")[at - 1], raw.col)
+        yield finding(path, at, col, "PP302", places.message(raw.message), "low", cell=cell)
 
 
 def _on_project_models(

@@ -678,3 +678,20 @@ def test_keras_model_owners_and_builders_are_worked_out_once_per_index(monkeypat
         assert keras.keras_model_builders(index) == set()
     assert calls == ["_model_owners", "_model_builders"]
     assert not hasattr(keras, "_instance_method")
+
+
+def test_a_notebook_finding_of_the_project_pass_counts_its_column_in_characters(tmp_path):
+    """torch-speed22 (session 27 reread notes): the project pass read a notebook's cells with its own copies
+    of `engine.check_cells`' helpers, which gave ast's column (UTF-8 bytes) where the engine gives
+    characters; it now reads them with the engine's (`parsed_cells`, `CellLines`, `character_column`). A
+    `modèle = Architecture(...)` line: the call starts at character 14 (1-based), byte 15."""
+    folder = copied(tmp_path, "grid_owner")
+
+    def renamed(cells):
+        cells[4]["source"] = [line.replace("architecture", "modèle") for line in cells[4]["source"]]
+
+    _grid_notebook(folder, renamed)
+    findings, _, _ = check_paths([str(folder)])
+    found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
+    assert [(f.cell, f.line, f.column) for f in found] == [(5, 2, 14)]
+    assert "loop at cell 5 line 1" in found[0].message

@@ -200,3 +200,45 @@ def test_a_loop_body_is_listed_once_while_its_module_facts_live(monkeypatch):
     finally:
         torch_common.forget_facts(index)
     assert torch_common.body_nodes(loop.body) == first  # (no facts: listed afresh)
+
+
+def test_the_module_facts_keep_one_cache_that_keeps_what_it_is_for():
+    """(torch-speed22) `body_nodes` kept its lists in a table of its own beside `loop_cache`; both are one
+    cache now. A value asked twice is made once; an entry keeps the object it was made for, so an object
+    that took a dead one's id (a body list made for the question) gets its own value, not the dead one's
+    (main's `loop_cache` keyed on the id alone)."""
+    index = ModuleIndex.build(ast.parse("import torch\nfor x in xs:\n    y = x.cuda()\n"))
+    fx = torch_common.facts(index)
+    try:
+        made = []
+        first = fx.loop_cache("probe", index.loops[0], lambda: made.append(1) or "value")
+        assert fx.loop_cache("probe", index.loops[0], lambda: made.append(1) or "other") == first
+        assert made == [1]
+        loop = index.loops[0]
+        body = torch_common.body_nodes(loop.body)
+        assert fx.loop_cache("body_nodes", loop.body, lambda: None) is body  # (one cache)
+        answers = []
+        for n in range(50):  # (a list freed each round: CPython soon hands its id to the next one)
+            key = [n]
+            answers.append(fx.loop_cache("temporary", key, lambda key=key: key[0]))
+            del key
+        assert answers == list(range(50))
+    finally:
+        torch_common.forget_facts(index)
+
+
+def test_the_module_nodes_of_a_kind_are_listed_once_per_module_facts(monkeypatch):
+    """(torch-speed22) `module_nodes_of`: the module's nodes of some classes, in `ast.walk`'s order, listed
+    once from the module's node list for every rule that asks (none walks the tree for them again)."""
+    index = ModuleIndex.build(ast.parse("import torch\nx = f(1)\nfor a in b:\n    y = g(a).cuda()\n"))
+    try:
+        walks = _counting(monkeypatch, torch_common, "walk")
+        calls = torch_common.module_nodes_of(index, ast.Call)
+        assert calls == [n for n in ast.walk(index.tree) if isinstance(n, ast.Call)]
+        assert torch_common.module_nodes_of(index, ast.Call) is calls
+        both = torch_common.module_nodes_of(index, ast.Assign, ast.Call)
+        assert both == [n for n in ast.walk(index.tree) if isinstance(n, ast.Assign | ast.Call)]
+        assert torch_common.module_nodes_of(index, ast.Call, ast.Assign) is both
+        assert len(walks) == 1  # (the module's nodes, listed once)
+    finally:
+        torch_common.forget_facts(index)

@@ -106,9 +106,8 @@ class TorchFacts:
         self._models: set[str] | None = None
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
-        self._per_loop: dict[tuple[str, int], object] = {}
+        self._per_loop: dict[tuple[str, int], tuple[object, object]] = {}
         self._toy: bool | None = None
-        self._bodies: dict[int, tuple[object, list[ast.AST]]] = {}
 
     @functools.cached_property
     def step_loops(self) -> list[ast.AST]:
@@ -237,11 +236,14 @@ class TorchFacts:
 
     def loop_cache(self, key: str, loop, make):
         """A per-loop value (graph tensors...) computed once for every rule that asks; ``loop`` None: a value
-        for the whole module (the data rules' loaders)."""
+        for the whole module (the data rules' loaders). The one cache of these facts (`body_nodes` keeps its
+        lists here too): each entry keeps the object it is for, so an id cannot name another object while
+        the entry is there, and an entry whose object is not the one asked about is made again."""
         slot = (key, id(loop))
-        if slot not in self._per_loop:
-            self._per_loop[slot] = make()
-        return self._per_loop[slot]
+        entry = self._per_loop.get(slot)
+        if entry is None or entry[0] is not loop:
+            entry = self._per_loop[slot] = (loop, make())
+        return entry[1]
 
     @functools.cached_property
     def _moved_models(self) -> list[tuple[ast.AST | None, int, str]]:
@@ -623,6 +625,17 @@ def scope_values(index: ModuleIndex, scope: ast.AST) -> dict[str, list[ast.AST |
     return facts(index).loop_cache("values_by_name", scope, lambda: values_by_name(scope))
 
 
+def module_nodes_of(index: ModuleIndex, *kinds: type) -> list[ast.AST]:
+    """The module's nodes of these classes (exact classes, as `node.__class__ is` tests them), in `walk`'s
+    order: one list per set of classes for every rule that asks, from `TorchFacts.module_nodes`, instead of a
+    walk of the tree per rule (torch-speed22; for the rules to adopt: a rule walking the whole module for its
+    `ast.Call`s or `ast.Assign`s can ask this). Read it, do not change it."""
+    wanted = frozenset(kinds)
+    key = "nodes_of:" + ",".join(sorted(kind.__name__ for kind in wanted))
+    held = facts(index)
+    return held.loop_cache(key, None, lambda: [n for n in held.module_nodes if n.__class__ in wanted])
+
+
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
     return facts(index).loop_cache("nodes", loop, lambda: walk(loop))
@@ -837,17 +850,16 @@ def facts(index: ModuleIndex) -> TorchFacts:
 def body_nodes(statements) -> list[ast.AST]:
     """Every node of these statements (a loop's body), one statement after another, each in `walk`'s order,
     listed once per body while the module's TorchFacts lives (torch-speed21: PP509 walked a loop's body
-    again for each of its questions, 341k walks on hold-out 36). The entry keeps the body it lists, so its
-    id cannot name another body while the entry is there; without TorchFacts (no rule is running), listed
-    afresh."""
+    again for each of its questions, 341k walks on hold-out 36), in its `loop_cache` (torch-speed22: one
+    cache, not a second table beside it); without TorchFacts (no rule is running), listed afresh."""
     held = _CACHE["facts"]
     if held is None:
-        return [node for stmt in statements for node in walk(stmt)]
-    bodies = held._bodies
-    entry = bodies.get(id(statements))
-    if entry is None or entry[0] is not statements:
-        entry = bodies[id(statements)] = (statements, [node for stmt in statements for node in walk(stmt)])
-    return entry[1]
+        return _listed_body(statements)
+    return held.loop_cache("body_nodes", statements, lambda: _listed_body(statements))
+
+
+def _listed_body(statements) -> list[ast.AST]:
+    return [node for stmt in statements for node in walk(stmt)]
 
 
 def forget_facts(index: ModuleIndex | None = None) -> None:
