@@ -1574,3 +1574,14 @@ def test_a_loss_bound_in_a_tuple_is_a_binding():
     ):
         function = ast.parse(source).body[0]
         assert float_loss_read(function.body[-1].value, function) is read, source
+
+
+def test_a_method_moving_through_a_project_mover_is_stepped_through_its_relay(tmp_path):
+    """(torch-fix153) DAGMM's `compute_energy` copies `to_var(torch.eye(D) * eps)` per mixture component; its
+    only `.cuda()` is in `utils.to_var`, and the training loop of another module runs it through
+    `self.dagmm.loss_function(...)`. The project pass found no move in the method's text and left the copy at
+    `low`, a loop that steps nothing; a factory handed to an imported project mover now counts as a move."""
+    _, findings, _ = checked_copy(tmp_path, "stepped_mover_relay")
+    assert levels_of(findings, "PP506") == {("model.py", 19): "medium"}  # (toy data: `high` lowered)
+    _, findings, _ = checked_copy(tmp_path, "stepped_mover_relay_clean")
+    assert levels_of(findings, "PP506") == {}

@@ -3655,7 +3655,12 @@ def _held_host_tensor(
         if name == "forward"
         else set()
     )
-    chain = class_chain(index, index.function_class.get(id(function)) or "")
+    owner, given = index.function_class.get(id(function)), ""
+    if not attrs and owner is None:  # (torch-fix153) a module-level helper's parameter, given `self.mean`
+        passed = _attribute_arguments(index, function, [v.id for v in held if isinstance(v, ast.Name)])
+        if passed is not None:
+            attrs, owner, given = [passed[0]], passed[1], f" (given as `{passed[2]}`)"
+    chain = class_chain(index, owner or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
     if not attrs or not inits:
         return None
@@ -3665,20 +3670,32 @@ def _held_host_tensor(
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     if converted:  # (not a buffer another method writes rows into: `self.obs_buf[self.ptr] = obs`)
         converted -= _rows_written(methods.values(), init)
-    made = functools.partial(_made_in_init, index, stores, init)
+    made_value = functools.partial(_made_in_init, index, stores, init)
+
+    # (torch-fix153) or a name `__init__` bound so: `mean = torch.tensor(mean)`, then `self.mean = mean`
+    def made(where, value) -> bool:
+        return made_value(value) or _made_name(index, stores, init, where, value) is not None
+
     for attr in attrs:
         values = stores.get(attr)
         if (
             values
             and all(id(where) in init for where, _ in values)
-            and (attr in converted or any(made(value) for _, value in values))
+            and (attr in converted or any(made(where, value) for where, value in values))
             and all(
-                made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) or attr in converted
-                for _, value in values
+                made(where, value)
+                or isinstance(value, ast.Name)
+                or _rewrapped(value, attr)
+                or attr in converted
+                for where, value in values
             )
         ):
             at, maker = next(
-                ((value.lineno, where.name) for where, value in values if made(value) or attr in converted)
+                (
+                    (_made_name(index, stores, init, where, value) or value.lineno, where.name)
+                    for where, value in values
+                    if made(where, value) or attr in converted
+                )
             )
             advice = (
                 "register it as a buffer (`self.register_buffer`) so it moves with the module"
@@ -3689,11 +3706,69 @@ def _held_host_tensor(
                 "PP506",
                 site.node.lineno,
                 site.node.col_offset,
-                f"`self.{attr}` is made on the CPU (line {at}) in `{maker}`"
+                f"`self.{attr}`{given} is made on the CPU (line {at}) in `{maker}`"
                 + ("" if maker == "__init__" else ", which only `__init__` calls,")
                 + f" and copied to the device on every run of `{name}`; {advice}",
             )
     return None
+
+
+def _made_name(
+    index: ModuleIndex, stores: Mapping, init, where: ast.AST, value: ast.AST | None
+) -> int | None:
+    """(torch-fix153) `self.mean = mean` in `__init__` after `if not isinstance(mean, torch.Tensor): mean =
+    torch.tensor(mean)`: every value `__init__` gave the name before the store is made on the host
+    (`_made_in_init`), one at least; a parameter left as it came is a caller's value (TET's mean and std,
+    given as lists). The line of the first such value, or None."""
+    if not isinstance(value, ast.Name) or not _is_init(where, init):
+        return None
+    values = [v for v in bound_values(where, value.id) if v is not None and v.lineno < value.lineno]
+    if not values or not all(_made_in_init(index, stores, init, v) for v in values):
+        return None
+    return min(v.lineno for v in values)
+
+
+def _attribute_arguments(index: ModuleIndex, function, names: list[str]) -> tuple[str, str, str] | None:
+    """(torch-fix153) (attribute, class, parameter): for a module-level def, the one attribute of `self` that
+    every call of it in the module passes for one of its parameters `names`, all from methods of one class
+    (TET's `forward` running `normalizex(X, self.mean, self.std)`, whose `mean.to(tensor.device)` copies the
+    attribute on every forward). What the def moves is then the attribute, as if the method moved it."""
+    if not names or index.module_functions.get(getattr(function, "name", "")) is not function:
+        return None
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    callers = facts(index).loop_cache("helper_call_sites", None, lambda: _helper_call_sites(index))
+    sites = callers.get(id(function), [])
+    for name in names:
+        if name not in positional:
+            continue
+        at, passed = positional.index(name), set()
+        for site in sites:
+            call = site.node
+            arg = call.args[at] if at < len(call.args) else None
+            arg = next((k.value for k in call.keywords if k.arg == name), arg)
+            owner = index.function_class.get(id(site.function)) if site.function is not None else None
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                owner = None
+            if owner is None or not (isinstance(arg, ast.Attribute) and _on_self(arg)):
+                break
+            passed.add((arg.attr, owner))
+        else:
+            if len(passed) == 1:
+                attr, owner = next(iter(passed))
+                return attr, owner, name
+    return None
+
+
+def _helper_call_sites(index: ModuleIndex) -> dict[int, list]:
+    """{id(def): call sites}: the module's calls of its own defs (`facts(...).helpers`), once per module."""
+    helpers, found = facts(index).helpers, collections.defaultdict(list)
+    for site in index.calls:
+        helper = helpers.get(id(site.node))
+        if helper is not None:
+            found[id(helper)].append(site)
+    return found
 
 
 def _rows_written(methods, init: frozenset[int]) -> set[str]:
@@ -4641,12 +4716,20 @@ def _forward_object_callees(index: ModuleIndex) -> set[int]:
 
 
 def _on_self_object(call: ast.Call) -> bool:
-    """`self.encoder.f(...)`, `self.cells[i].f(...)`: a method of an object `self` holds (not of `self`)."""
+    """`self.encoder.f(...)`, `self.cells[i].f(...)`, (torch-fix153) `getattr(self, name).f(...)`: a method of
+    an object `self` holds (not of `self`)."""
     value = call.func.value if isinstance(call.func, ast.Attribute) else None
     if value is None or (isinstance(value, ast.Name)):
         return False
     while isinstance(value, ast.Attribute | ast.Subscript):
         value = value.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "getattr"
+        and len(value.args) >= 2
+    ):
+        value = value.args[0]  # (torch-fix153) `getattr(self, name).init_hidden(...)`: a sub-module by name
     return isinstance(value, ast.Name) and value.id == "self"
 
 

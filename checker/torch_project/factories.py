@@ -16,6 +16,8 @@ import io
 import os
 import re
 import tokenize
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from checker.findings import CONFIDENCE_LEVELS, Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
@@ -509,8 +511,8 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
     run), the project pass at `medium` (its own training loop runs it on `masker`, `_own_instance_methods`)."""
     indexes: dict[str, ModuleIndex] = {}
     outside = _outside_factories(texts, indexes)
-    stepped = _stepped_defs(texts, indexes)
     movers = _movers_imported(texts, indexes)
+    stepped = _stepped_defs(texts, indexes, movers)
     reported = {(f.path, f.line): f.confidence for f in findings if f.rule == _FACTORY_RULE}
     found: dict[tuple[str, int], Finding] = {}
     raised = set()
@@ -646,13 +648,17 @@ def _moved_results(text: str, names: set[str]) -> set[str]:
     return found
 
 
-def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
+def _stepped_defs(
+    texts: dict[str, str], indexes: dict, movers: Mapping[str, set[str]] = MappingProxyType({})
+) -> dict[str, set[str]]:
     """{path: names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
     `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def
     (`step_loop_callees`), or a `forward` or loss def (`forward_callees`: a YOLO layer's
     `build_targets(...)`), of a module importing them calls; and methods, as `Class.method`, that do so
     or copy a tensor held on `self` (`_moving_defs`), named by no other def of the project, that a training
-    loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`)."""
+    loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`).
+    (torch-fix153) A def also moves when it hands a factory's tensor to a project mover the module imports
+    (`movers`, `_movers_imported`: DAGMM's `to_var(torch.eye(D) * eps)` in `compute_energy`)."""
     defs: dict[str, list[tuple[str]]] = {}
     methods: dict[str, dict[str, str]] = {}
     relays: dict[tuple[str, str], set[str]] = {}
@@ -661,6 +667,9 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         if "torch." not in text or file_is_silenced(text):
             continue
         moving, moving_methods = _moving_defs(text)
+        if movers.get(path):
+            more, more_methods = _mover_calling_defs(text, movers[path])
+            moving, moving_methods = moving | more, moving_methods | more_methods
         for name in moving:
             defs.setdefault(name, []).append((path,))
         for name in _moving_inits(text):
@@ -683,6 +692,25 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     if inits:
         found = {p: {f"{n}.__init__" if (p, n) in inits else n for n in names} for p, names in found.items()}
     return _relayed(found, relays) if relays else found
+
+
+def _mover_calling_defs(text: str, names: set[str]) -> tuple[set[str], set[tuple[str, str]]]:
+    """(torch-fix153) `_moving_defs`' defs and methods for a line that calls one of `names`, project movers the
+    module imports, with a factory's tensor first (`cov_k = cov[i] + to_var(torch.eye(D) * eps)`), by the
+    text; the same defs are left out (training functions, `main`, dunder and `_SKIPPED_METHODS`)."""
+    defs: set[str] = set()
+    methods: set[tuple[str, str]] = set()
+    called = re.compile(
+        r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(names))) + r")\(\s*\(?" + _ALIASED_FACTORY
+    )
+    for owner, name, body in def_bodies(text, moving=False):
+        if not called.search(body) or _STEP_CALL.search(body) or name.startswith("__"):
+            continue
+        if owner is None and name != "main":
+            defs.add(name)
+        elif owner is not None and name not in _SKIPPED_METHODS:
+            methods.add((owner, name))
+    return defs, methods
 
 
 def _relaying_defs(
