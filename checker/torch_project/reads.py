@@ -296,6 +296,35 @@ def _reading_spans(text: str) -> tuple[dict, dict]:
     return defs, classes
 
 
+@functools.lru_cache(maxsize=512)
+def _relay_defs(text: str) -> dict[str, tuple[str, ...]]:
+    """(torch-fix151) The module-level defs with no host read of their own that call reading module-level defs
+    of their module by name, with those defs: a metric entry point whose helpers read (`evaluate(logits,
+    targets, k)` returning `get_recall(...)` and `get_mrr(...)`, the latter `mrr.item()`: NARM's `metric.py`
+    and pyGRU4REC's `modules/evaluate.py`, hold-out 48). A loop that calls the entry point runs the helpers'
+    reads, so `_step_called_reads` files the entry point under the helpers' spans. One named for evaluation
+    only when it runs no loop (`loopless_eval_method`: a metric of the batch handed in, not a pass over data);
+    never one named for other work (`_NOT_STEP_CALLEE`) or that steps or loops while (`_NOT_READER`)."""
+    defs = _reading_spans(text)[0]
+    if not defs:
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    starts = margin_starts(text) + [len(text)]
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        if head is None or head.group(1) != "def" or head.group(2) in defs:
+            continue
+        name, body = head.group(2), text[start:stop]
+        if _NOT_STEP_CALLEE.search(name) and not wide_reads.loopless_eval_method(name, body):
+            continue
+        if _NOT_READER.search(body):
+            continue
+        callees = tuple(c for c in defs if c != name and re.search(rf"(?<![\w.]){c}\s*\(", body))
+        if callees and not any(_NOT_STEP_CALLEE.search(c) for c in callees):
+            found[name] = callees
+    return found
+
+
 def _reader_defs(text: str, spans: dict[str, tuple[int, int]], names: set[str]) -> set[str]:
     """Of the defs `names` (`_reading_def_spans`), those that return a host read of their argument
     (`host_readers`: `return x.data.cpu().numpy()`) or read a parameter anywhere (`parameter_reads`:
@@ -856,6 +885,9 @@ def _step_called_reads(
         for name, span in defs.items():
             if name in wanted and not _NOT_STEP_CALLEE.search(name):
                 table.setdefault(name, []).append((path, None, span))
+        for name, callees in _relay_defs(text).items():  # (torch-fix151)
+            if name in wanted:
+                table.setdefault(name, []).extend((path, None, defs[c]) for c in callees)
         for cls, (start, stop) in classes.items():
             for name, span in _reading_method_spans(text, start, stop):
                 if name in wanted and (

@@ -49,7 +49,7 @@ class Controller(nn.Module):
             x_t = embed[step]
             hidden = self.cell(x_t, hidden)
             clipped = hidden.norm(dim=-1)
-            norms.append(clipped.cpu().numpy())
+            norms.append(clipped.cpu().numpy())  # expect: PP501 medium
         return hidden, norms
 
 
