@@ -279,6 +279,7 @@ def _setup_in_loops(index: ModuleIndex):
                 what := _setup_kind(s.node, index, models)
                 or _stateless_called(s.node, index)
                 or _own_loss_called(s.node, index)
+                or _named_loss_called(s.node, index)
                 or _own_module_bound_called(s.node, index)
             )
             is not None
@@ -502,6 +503,7 @@ def _builds_loss_or_module(call: ast.Call, index: ModuleIndex) -> bool:
         _torch_loss(call, index)
         or _stateless_called(call, index) is not None
         or _own_loss_called(call, index) is not None
+        or _named_loss_called(call, index) is not None
         or _own_module_bound_called(call, index) is not None
     )
 
@@ -665,6 +667,29 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
     if given and loop is not None and given & _bound(body_nodes(loop.body)):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
+
+
+# (torch-fix152) what a class looked up by name is named by: `self.criterion`, `args.loss_name`, "CrossEntropyLoss"
+_NAMES_A_LOSS = re.compile(r"(?i)loss|criterion")
+
+
+def _named_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix152) A loss class looked up by its name from the configuration and built and called in one
+    expression, `eval(self.criterion)()(outputs, labels)` (FedAvg's client, hold-out 48) or
+    `getattr(nn, args.loss)()(outputs, labels)`: the same module built anew on every step, as
+    `_own_loss_called`'s `Loss(...)(p, t)` is. The looked-up name must name a loss or a criterion."""
+    lookup = call.func
+    if not (isinstance(lookup, ast.Call) and isinstance(lookup.func, ast.Name)):
+        return None
+    if lookup.func.id == "eval" and len(lookup.args) == 1:
+        named = lookup.args[0]
+    elif lookup.func.id == "getattr" and len(lookup.args) == 2:
+        named = lookup.args[1]
+    else:
+        return None
+    if not _NAMES_A_LOSS.search(ast.unparse(named)) or not _called_at_once(call, index):
+        return None
+    return f"the loss `{ast.unparse(lookup)}` is built"
 
 
 def _moved_at_once(call: ast.Call, index: ModuleIndex) -> bool:
