@@ -2530,7 +2530,7 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     method = method_name(call)
     if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
         return False
-    if is_device_move(call, index):
+    if is_device_move(call, index) or _mover_helper(call):
         return True
     name = index.resolver.call_name(call) or ""
     if name.startswith("numpy.") or (isinstance(call.func, ast.Name) and call.func.id in _HOST_BUILTINS):
@@ -2563,6 +2563,19 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+# (torch-fix152) a project helper named for the move it makes: `maybe_cuda(batch_y, self.cuda)` (the
+# online-continual-learning agents), `to_cuda(x)`, `to_gpu(x)`, `gpu(x, use_cuda)`
+_MOVER_HELPER = re.compile(r"(?i)^(?:maybe_|to_)?(?:cuda|gpu)$|^to_device$")
+
+
+def _mover_helper(call: ast.Call) -> bool:
+    """(torch-fix152) `maybe_cuda(batch_y, self.cuda)`: a call of a function (not a method) named for a move to
+    the GPU, given the value first: what it returns is on the device when training runs there, as a
+    `.cuda()` is. (online-continual-learning's `criterion(logits, labels)` is handed `batch_y` so, and remaps
+    each label with `lbl.item()`, hold-out 48.)"""
+    return isinstance(call.func, ast.Name) and bool(call.args) and _MOVER_HELPER.match(call.func.id) is not None
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
