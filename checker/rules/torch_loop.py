@@ -2575,7 +2575,9 @@ def _mover_helper(call: ast.Call) -> bool:
     the GPU, given the value first: what it returns is on the device when training runs there, as a
     `.cuda()` is. (online-continual-learning's `criterion(logits, labels)` is handed `batch_y` so, and remaps
     each label with `lbl.item()`, hold-out 48.)"""
-    return isinstance(call.func, ast.Name) and bool(call.args) and _MOVER_HELPER.match(call.func.id) is not None
+    return (
+        isinstance(call.func, ast.Name) and bool(call.args) and _MOVER_HELPER.match(call.func.id) is not None
+    )
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
