@@ -3210,6 +3210,8 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
                 continue
             if call.args and method_name(call) == "nonzero" and owner != _read_root(read):
                 continue  # (torch-fix149: `torch.nonzero(I_list[prev:cur])`: the tensor searched is the read)
+            if _shape_only(read):
+                continue  # (torch-fix152: `np.prod(m.size()).item()`, a number of sizes: HAT x2, as `int()`'s)
             return RawFinding(
                 "PP509",
                 call.lineno,
@@ -3217,7 +3219,9 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
                 f"`{ast.unparse(call)}` reads a row or element of the device tensor `{owner}` to the host in "
                 f"every pass of the loop at line {loop.lineno}, one sync per row; read the batch once before "
                 "the loop (`.tolist()`, `.cpu()`) or do the rows in one vectorised op",
-                confidence=_ROW_READ_LEVEL,
+                confidence="low"
+                if _reads_model_output(read, index, function) or _over_made_range(loop, index, function)
+                else _ROW_READ_LEVEL,
             )
         if (  # `ranking = (argsort[i, :] == pos[i]).nonzero()`: a row in a name
             isinstance(stmt, ast.Assign)
@@ -3240,6 +3244,52 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
 # (protein-sequence-embedding's per-sequence `z.cpu().numpy()` copies, 2 debatable), so over hold-outs 13-20 20
 # of 24 (83%), and PFLlib gives more than half of them: under the raise's bars.
 _ROW_READ_LEVEL = "medium"
+
+
+def _reads_model_output(read: ast.AST, index: ModuleIndex, function) -> bool:
+    """(torch-fix152) The row read is of a model's output for the pass (`decoder(input_).detach().cpu()` per
+    chunk of a plotting grid, IGR, hold-out 43, read wrong): the model runs once per pass, so the copy of its
+    output is not what the loop costs (PP509's `low`)."""
+    return any(
+        isinstance(n, ast.Call) and (model_output(n, index) or _layer_call(n, index, function))
+        for n in ast.walk(read)
+    )
+
+
+_RANGE_FACTORIES = frozenset({"torch.linspace", "torch.arange", "torch.logspace"})
+
+
+def _over_made_range(loop, index: ModuleIndex, function) -> bool:
+    """(torch-fix152) The loop goes through a tensor the def made from numbers, `torch.linspace(lo, hi, n_bins
+    + 1, device=device)` sliced to `bin_lowers` (TransMorph's uncertainty-calibration bins, 3 copies on
+    hold-out 30, all read debatable): a fixed handful of bins, not a batch's rows, so one read per bin is a few
+    syncs a call (PP509's `low`)."""
+    if not isinstance(function, FUNCTION_TYPES):
+        return False
+    called = {id(n.func) for n in ast.walk(loop.iter) if isinstance(n, ast.Call)}
+    names = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name) and id(n) not in called} - {"self"}
+    if not names:
+        return False
+    bindings: dict[str, ast.AST] = {}
+    for node in iter_walk(function):
+        if isinstance(node, ast.Assign) and node.lineno < loop.lineno and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                bindings[target.id] = node.value
+    for name in names:
+        value, depth = bindings.get(name), 0
+        while value is not None and depth < 3:
+            while isinstance(value, ast.Subscript):
+                value = value.value
+            if isinstance(value, ast.Call):
+                if (index.resolver.call_name(value) or "") not in _RANGE_FACTORIES:
+                    return False
+                break
+            value = bindings.get(value.id) if isinstance(value, ast.Name) else None
+            depth += 1
+        if not isinstance(value, ast.Call):
+            return False
+    return True
 
 
 def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
