@@ -3614,6 +3614,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     or _masked_row_select(loop, index, tensors)
                     or _sliced_by_element(loop, index)
                     or _rows_read_in_comprehension(loop, index)
+                    or _filtered_elements(loop, index)
                 )
                 if counted is not None:
                     yield counted
@@ -3694,6 +3695,51 @@ def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     return None
 
 
+def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
+    """(torch-fix152) `incomplete_inds = [ind for ind, next_word in enumerate(next_word_inds) if next_word !=
+    word_map['<end>']]` in a beam search's decoding loop (show-edit-tell, hold-out 49, after the captioning
+    tutorial): the comprehension takes the device tensor one 0-d element at a time and its `if` reads each
+    to the host, a sync per beam on every decoding step. `_tested_elements`'s test for a comprehension's
+    filter (an element's truth, or its comparison with a number or with a vocabulary id, `word_map['<end>']`),
+    where the tensor is one tensor the def put on the device and a loop around the comprehension runs a
+    model, steps or goes through a loader's batches (or its def runs every step)."""
+    if not isinstance(comp, ast.ListComp | ast.GeneratorExp | ast.SetComp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    if not gen.ifs:
+        return None
+    pairs = _iterated_elements(gen)
+    if not pairs:
+        return None
+    tested: dict[str, ast.AST] = {}
+    for test in gen.ifs:
+        for name, node in _element_tests([ast.If(test=test, body=[], orelse=[])], vocabulary=True).items():
+            tested.setdefault(name, node)
+    function = index.loop_function.get(id(comp))
+    for owner, var in pairs:
+        if var not in tested or not (
+            _one_value_bound(index, function, owner, comp.lineno)
+            and _on_device_at(index, function, owner, comp.lineno)
+        ):
+            continue
+        if not _per_pass_loop(comp, index) and not any(
+            _over_batches(outer, index) for outer in _loops_around(comp, index)
+        ):
+            return None  # (a loop over the loader's batches around it: once per batch at least)
+        test = tested[var]
+        return RawFinding(
+            "PP509",
+            comp.lineno,
+            comp.col_offset,
+            f"`{ast.unparse(test)}` tests one element of the device tensor `{owner}` for each item of this "
+            f"comprehension on every pass: Python takes the tensor one 0-d element at a time and the test reads "
+            f"each to the host (a sync per element); compute the mask on the whole tensor and read it once "
+            f"(`({ast.unparse(test).replace(var, owner, 1)}).nonzero()`, `.tolist()`)",
+            confidence=_ROW_READ_LEVEL,
+        )
+    return None
+
+
 def _iterated_elements(loop) -> list[tuple[str, str]]:
     """(tensor name, element name) pairs of a `for` over plain names: `for c in correct`, `for i, c in
     enumerate(correct)`, `for c, fam in zip(correct, family)`."""
@@ -3715,9 +3761,11 @@ def _iterated_elements(loop) -> list[tuple[str, str]]:
     return []
 
 
-def _element_tests(body) -> dict[str, ast.AST]:
+def _element_tests(body, vocabulary: bool = False) -> dict[str, ast.AST]:
     """name -> the `if` test that reads it as a truth value or compares it: `if c:`, `if not c:`,
-    `if c == 1:`, `if c > 0 and ...:` (the first such test per name)."""
+    `if c == 1:`, `if c > 0 and ...:` (the first such test per name). With `vocabulary` (torch-fix152, a
+    comprehension's filter), also a comparison with a token's id, `word_map['<end>']` (a subscript by a
+    string)."""
     found: dict[str, ast.AST] = {}
     for stmt in body:
         for node in statements_in(stmt):
@@ -3735,7 +3783,12 @@ def _element_tests(body) -> dict[str, ast.AST]:
                 ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
                     sides = [part.left, part.comparators[0]]
                     if not any(
-                        isinstance(side, ast.Constant) and type(side.value) in (int, float, bool)
+                        isinstance(side, ast.Constant)
+                        and type(side.value) in (int, float, bool)
+                        or vocabulary
+                        and isinstance(side, ast.Subscript)
+                        and isinstance(side.slice, ast.Constant)
+                        and isinstance(side.slice.value, str)
                         for side in sides
                     ):
                         continue  # (`if c == label:`, `if tok == "[PAD]":`: either may be a host value)
