@@ -2755,11 +2755,50 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
                         break
                     before[name] = kind
             for name, arg in given.items():
-                places.setdefault(name, set()).add(device_placed(arg, index, site.function, before))
+                kind = device_placed(arg, index, site.function, before)
+                if kind is True and _gathered_for_numpy(index, site.function, arg):
+                    kind = False  # (torch-fix152: CrossNER's and coach's `crf_decode` results)
+                places.setdefault(name, set()).add(kind)
         found = {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
         return found | outside_parameter_places(index).get(id(function), {})
     finally:
         busy.discard(id(function))
+
+
+_NUMPY_GATHERS = frozenset({"concatenate", "array", "stack", "vstack", "hstack", "asarray"})
+
+
+def _gathered_for_numpy(index: ModuleIndex, function, arg: ast.AST) -> bool:
+    """(torch-fix152) The caller also adds the value it hands on to a list (`binary_preds.extend(bin_preds)`)
+    that it gives to NumPy whole (`np.concatenate(binary_preds, axis=0)`), which fails on CUDA tensors: the
+    value is host data (a list of NumPy arrays) whatever made it. CrossNER's and coach's evaluation take
+    `self.binary_ner_tagger.crf_decode(...)`, a model's method another module defines to return
+    `.cpu().numpy()` rows, and hand it to `combine_binary_and_entityname_preds`, whose per-token
+    `bin_pred.item()` is then no device read (hold-out 49 read wrong; coach's twins on hold-out 31)."""
+    if not isinstance(arg, ast.Name) or not isinstance(function, FUNCTION_TYPES):
+        return False
+    lists = {
+        n.func.value.id
+        for n in iter_walk(function)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("extend", "append")
+        and isinstance(n.func.value, ast.Name)
+        and len(n.args) == 1
+        and isinstance(n.args[0], ast.Name)
+        and n.args[0].id == arg.id
+    }
+    if not lists:
+        return False
+    for n in iter_walk(function):
+        if not (
+            isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in lists
+        ):
+            continue
+        name = index.resolver.call_name(n) or ""
+        if name.startswith("numpy.") and name.rsplit(".", 1)[-1] in _NUMPY_GATHERS:
+            return True
+    return False
 
 
 # (torch-fix122) a module class named for a loss, whatever follows the word (`FocalLossAdaptive`), not for what
