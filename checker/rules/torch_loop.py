@@ -2777,28 +2777,33 @@ def _gathered_for_numpy(index: ModuleIndex, function, arg: ast.AST) -> bool:
     `bin_pred.item()` is then no device read (hold-out 49 read wrong; coach's twins on hold-out 31)."""
     if not isinstance(arg, ast.Name) or not isinstance(function, FUNCTION_TYPES):
         return False
-    lists = {
-        n.func.value.id
-        for n in iter_walk(function)
-        if isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Attribute)
-        and n.func.attr in ("extend", "append")
-        and isinstance(n.func.value, ast.Name)
-        and len(n.args) == 1
-        and isinstance(n.args[0], ast.Name)
-        and n.args[0].id == arg.id
-    }
-    if not lists:
-        return False
+    return arg.id in facts(index).loop_cache(
+        "numpy_gathered", function, lambda: _numpy_gathered(index, function)
+    )
+
+
+def _numpy_gathered(index: ModuleIndex, function) -> frozenset[str]:
+    """The names the def adds to a list (`.extend(name)`, `.append(name)`) that it hands to NumPy whole
+    (`np.concatenate(lists)`): one walk of the def, kept per def."""
+    added: dict[str, set[str]] = {}
+    gathered: set[str] = set()
     for n in iter_walk(function):
-        if not (
-            isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id in lists
-        ):
+        if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)):
             continue
-        name = index.resolver.call_name(n) or ""
-        if name.startswith("numpy.") and name.rsplit(".", 1)[-1] in _NUMPY_GATHERS:
-            return True
-    return False
+        func = n.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("extend", "append")
+            and isinstance(func.value, ast.Name)
+        ):
+            if len(n.args) == 1:
+                added.setdefault(func.value.id, set()).add(n.args[0].id)
+            continue
+        if isinstance(func, ast.Attribute) and func.attr in _NUMPY_GATHERS:
+            name = index.resolver.call_name(n) or ""
+            if name.startswith("numpy.") and name.rsplit(".", 1)[-1] in _NUMPY_GATHERS:
+                gathered.add(n.args[0].id)
+    return frozenset(name for lst in gathered for name in added.get(lst, ()))
 
 
 # (torch-fix122) a module class named for a loss, whatever follows the word (`FocalLossAdaptive`), not for what
