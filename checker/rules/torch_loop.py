@@ -279,6 +279,7 @@ def _setup_in_loops(index: ModuleIndex):
                 what := _setup_kind(s.node, index, models)
                 or _stateless_called(s.node, index)
                 or _own_loss_called(s.node, index)
+                or _named_loss_called(s.node, index)
                 or _own_module_bound_called(s.node, index)
             )
             is not None
@@ -502,6 +503,7 @@ def _builds_loss_or_module(call: ast.Call, index: ModuleIndex) -> bool:
         _torch_loss(call, index)
         or _stateless_called(call, index) is not None
         or _own_loss_called(call, index) is not None
+        or _named_loss_called(call, index) is not None
         or _own_module_bound_called(call, index) is not None
     )
 
@@ -665,6 +667,29 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
     if given and loop is not None and given & _bound(body_nodes(loop.body)):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
+
+
+# (torch-fix152) what a class looked up by name is named by: `self.criterion`, `args.loss_name`, "CrossEntropyLoss"
+_NAMES_A_LOSS = re.compile(r"(?i)loss|criterion")
+
+
+def _named_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix152) A loss class looked up by its name from the configuration and built and called in one
+    expression, `eval(self.criterion)()(outputs, labels)` (FedAvg's client, hold-out 48) or
+    `getattr(nn, args.loss)()(outputs, labels)`: the same module built anew on every step, as
+    `_own_loss_called`'s `Loss(...)(p, t)` is. The looked-up name must name a loss or a criterion."""
+    lookup = call.func
+    if not (isinstance(lookup, ast.Call) and isinstance(lookup.func, ast.Name)):
+        return None
+    if lookup.func.id == "eval" and len(lookup.args) == 1:
+        named = lookup.args[0]
+    elif lookup.func.id == "getattr" and len(lookup.args) == 2:
+        named = lookup.args[1]
+    else:
+        return None
+    if not _NAMES_A_LOSS.search(ast.unparse(named)) or not _called_at_once(call, index):
+        return None
+    return f"the loss `{ast.unparse(lookup)}` is built"
 
 
 def _moved_at_once(call: ast.Call, index: ModuleIndex) -> bool:
@@ -2505,7 +2530,7 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     method = method_name(call)
     if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
         return False
-    if is_device_move(call, index):
+    if is_device_move(call, index) or _mover_helper(call):
         return True
     name = index.resolver.call_name(call) or ""
     if name.startswith("numpy.") or (isinstance(call.func, ast.Name) and call.func.id in _HOST_BUILTINS):
@@ -2538,6 +2563,21 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+# (torch-fix152) a project helper named for the move it makes: `maybe_cuda(batch_y, self.cuda)` (the
+# online-continual-learning agents), `to_cuda(x)`, `to_gpu(x)`, `gpu(x, use_cuda)`
+_MOVER_HELPER = re.compile(r"(?i)^(?:maybe_|to_)?(?:cuda|gpu)$|^to_device$")
+
+
+def _mover_helper(call: ast.Call) -> bool:
+    """(torch-fix152) `maybe_cuda(batch_y, self.cuda)`: a call of a function (not a method) named for a move to
+    the GPU, given the value first: what it returns is on the device when training runs there, as a
+    `.cuda()` is. (online-continual-learning's `criterion(logits, labels)` is handed `batch_y` so, and remaps
+    each label with `lbl.item()`, hold-out 48.)"""
+    return (
+        isinstance(call.func, ast.Name) and bool(call.args) and _MOVER_HELPER.match(call.func.id) is not None
+    )
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
@@ -2715,11 +2755,55 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
                         break
                     before[name] = kind
             for name, arg in given.items():
-                places.setdefault(name, set()).add(device_placed(arg, index, site.function, before))
+                kind = device_placed(arg, index, site.function, before)
+                if kind is True and _gathered_for_numpy(index, site.function, arg):
+                    kind = False  # (torch-fix152: CrossNER's and coach's `crf_decode` results)
+                places.setdefault(name, set()).add(kind)
         found = {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
         return found | outside_parameter_places(index).get(id(function), {})
     finally:
         busy.discard(id(function))
+
+
+_NUMPY_GATHERS = frozenset({"concatenate", "array", "stack", "vstack", "hstack", "asarray"})
+
+
+def _gathered_for_numpy(index: ModuleIndex, function, arg: ast.AST) -> bool:
+    """(torch-fix152) The caller also adds the value it hands on to a list (`binary_preds.extend(bin_preds)`)
+    that it gives to NumPy whole (`np.concatenate(binary_preds, axis=0)`), which fails on CUDA tensors: the
+    value is host data (a list of NumPy arrays) whatever made it. CrossNER's and coach's evaluation take
+    `self.binary_ner_tagger.crf_decode(...)`, a model's method another module defines to return
+    `.cpu().numpy()` rows, and hand it to `combine_binary_and_entityname_preds`, whose per-token
+    `bin_pred.item()` is then no device read (hold-out 49 read wrong; coach's twins on hold-out 31)."""
+    if not isinstance(arg, ast.Name) or not isinstance(function, FUNCTION_TYPES):
+        return False
+    return arg.id in facts(index).loop_cache(
+        "numpy_gathered", function, lambda: _numpy_gathered(index, function)
+    )
+
+
+def _numpy_gathered(index: ModuleIndex, function) -> frozenset[str]:
+    """The names the def adds to a list (`.extend(name)`, `.append(name)`) that it hands to NumPy whole
+    (`np.concatenate(lists)`): one walk of the def, kept per def."""
+    added: dict[str, set[str]] = {}
+    gathered: set[str] = set()
+    for n in iter_walk(function):
+        if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name)):
+            continue
+        func = n.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("extend", "append")
+            and isinstance(func.value, ast.Name)
+        ):
+            if len(n.args) == 1:
+                added.setdefault(func.value.id, set()).add(n.args[0].id)
+            continue
+        if isinstance(func, ast.Attribute) and func.attr in _NUMPY_GATHERS:
+            name = index.resolver.call_name(n) or ""
+            if name.startswith("numpy.") and name.rsplit(".", 1)[-1] in _NUMPY_GATHERS:
+                gathered.add(n.args[0].id)
+    return frozenset(name for lst in gathered for name in added.get(lst, ()))
 
 
 # (torch-fix122) a module class named for a loss, whatever follows the word (`FocalLossAdaptive`), not for what
@@ -3170,6 +3254,8 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
                 continue
             if call.args and method_name(call) == "nonzero" and owner != _read_root(read):
                 continue  # (torch-fix149: `torch.nonzero(I_list[prev:cur])`: the tensor searched is the read)
+            if _shape_only(read):
+                continue  # (torch-fix152: `np.prod(m.size()).item()`, a number of sizes: HAT x2, as `int()`'s)
             return RawFinding(
                 "PP509",
                 call.lineno,
@@ -3177,7 +3263,9 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
                 f"`{ast.unparse(call)}` reads a row or element of the device tensor `{owner}` to the host in "
                 f"every pass of the loop at line {loop.lineno}, one sync per row; read the batch once before "
                 "the loop (`.tolist()`, `.cpu()`) or do the rows in one vectorised op",
-                confidence=_ROW_READ_LEVEL,
+                confidence="low"
+                if _reads_model_output(read, index, function) or _over_made_range(loop, index, function)
+                else _ROW_READ_LEVEL,
             )
         if (  # `ranking = (argsort[i, :] == pos[i]).nonzero()`: a row in a name
             isinstance(stmt, ast.Assign)
@@ -3200,6 +3288,52 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
 # (protein-sequence-embedding's per-sequence `z.cpu().numpy()` copies, 2 debatable), so over hold-outs 13-20 20
 # of 24 (83%), and PFLlib gives more than half of them: under the raise's bars.
 _ROW_READ_LEVEL = "medium"
+
+
+def _reads_model_output(read: ast.AST, index: ModuleIndex, function) -> bool:
+    """(torch-fix152) The row read is of a model's output for the pass (`decoder(input_).detach().cpu()` per
+    chunk of a plotting grid, IGR, hold-out 43, read wrong): the model runs once per pass, so the copy of its
+    output is not what the loop costs (PP509's `low`)."""
+    return any(
+        isinstance(n, ast.Call) and (model_output(n, index) or _layer_call(n, index, function))
+        for n in ast.walk(read)
+    )
+
+
+_RANGE_FACTORIES = frozenset({"torch.linspace", "torch.arange", "torch.logspace"})
+
+
+def _over_made_range(loop, index: ModuleIndex, function) -> bool:
+    """(torch-fix152) The loop goes through a tensor the def made from numbers, `torch.linspace(lo, hi, n_bins
+    + 1, device=device)` sliced to `bin_lowers` (TransMorph's uncertainty-calibration bins, 3 copies on
+    hold-out 30, all read debatable): a fixed handful of bins, not a batch's rows, so one read per bin is a few
+    syncs a call (PP509's `low`)."""
+    if not isinstance(function, FUNCTION_TYPES):
+        return False
+    called = {id(n.func) for n in ast.walk(loop.iter) if isinstance(n, ast.Call)}
+    names = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name) and id(n) not in called} - {"self"}
+    if not names:
+        return False
+    bindings: dict[str, ast.AST] = {}
+    for node in iter_walk(function):
+        if isinstance(node, ast.Assign) and node.lineno < loop.lineno and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                bindings[target.id] = node.value
+    for name in names:
+        value, depth = bindings.get(name), 0
+        while value is not None and depth < 3:
+            while isinstance(value, ast.Subscript):
+                value = value.value
+            if isinstance(value, ast.Call):
+                if (index.resolver.call_name(value) or "") not in _RANGE_FACTORIES:
+                    return False
+                break
+            value = bindings.get(value.id) if isinstance(value, ast.Name) else None
+            depth += 1
+        if not isinstance(value, ast.Call):
+            return False
+    return True
 
 
 def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
@@ -3524,6 +3658,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     or _masked_row_select(loop, index, tensors)
                     or _sliced_by_element(loop, index)
                     or _rows_read_in_comprehension(loop, index)
+                    or _filtered_elements(loop, index)
                 )
                 if counted is not None:
                     yield counted
@@ -3604,6 +3739,51 @@ def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     return None
 
 
+def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
+    """(torch-fix152) `incomplete_inds = [ind for ind, next_word in enumerate(next_word_inds) if next_word !=
+    word_map['<end>']]` in a beam search's decoding loop (show-edit-tell, hold-out 49, after the captioning
+    tutorial): the comprehension takes the device tensor one 0-d element at a time and its `if` reads each
+    to the host, a sync per beam on every decoding step. `_tested_elements`'s test for a comprehension's
+    filter (an element's truth, or its comparison with a number or with a vocabulary id, `word_map['<end>']`),
+    where the tensor is one tensor the def put on the device and a loop around the comprehension runs a
+    model, steps or goes through a loader's batches (or its def runs every step)."""
+    if not isinstance(comp, ast.ListComp | ast.GeneratorExp | ast.SetComp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    if not gen.ifs:
+        return None
+    pairs = _iterated_elements(gen)
+    if not pairs:
+        return None
+    tested: dict[str, ast.AST] = {}
+    for test in gen.ifs:
+        for name, node in _element_tests([ast.If(test=test, body=[], orelse=[])], vocabulary=True).items():
+            tested.setdefault(name, node)
+    function = index.loop_function.get(id(comp))
+    for owner, var in pairs:
+        if var not in tested or not (
+            _one_value_bound(index, function, owner, comp.lineno)
+            and _on_device_at(index, function, owner, comp.lineno)
+        ):
+            continue
+        if not _per_pass_loop(comp, index) and not any(
+            _over_batches(outer, index) for outer in _loops_around(comp, index)
+        ):
+            return None  # (a loop over the loader's batches around it: once per batch at least)
+        test = tested[var]
+        return RawFinding(
+            "PP509",
+            comp.lineno,
+            comp.col_offset,
+            f"`{ast.unparse(test)}` tests one element of the device tensor `{owner}` for each item of this "
+            f"comprehension on every pass: Python takes the tensor one 0-d element at a time and the test reads "
+            f"each to the host (a sync per element); compute the mask on the whole tensor and read it once "
+            f"(`({ast.unparse(test).replace(var, owner, 1)}).nonzero()`, `.tolist()`)",
+            confidence=_ROW_READ_LEVEL,
+        )
+    return None
+
+
 def _iterated_elements(loop) -> list[tuple[str, str]]:
     """(tensor name, element name) pairs of a `for` over plain names: `for c in correct`, `for i, c in
     enumerate(correct)`, `for c, fam in zip(correct, family)`."""
@@ -3625,9 +3805,11 @@ def _iterated_elements(loop) -> list[tuple[str, str]]:
     return []
 
 
-def _element_tests(body) -> dict[str, ast.AST]:
+def _element_tests(body, vocabulary: bool = False) -> dict[str, ast.AST]:
     """name -> the `if` test that reads it as a truth value or compares it: `if c:`, `if not c:`,
-    `if c == 1:`, `if c > 0 and ...:` (the first such test per name)."""
+    `if c == 1:`, `if c > 0 and ...:` (the first such test per name). With `vocabulary` (torch-fix152, a
+    comprehension's filter), also a comparison with a token's id, `word_map['<end>']` (a subscript by a
+    string)."""
     found: dict[str, ast.AST] = {}
     for stmt in body:
         for node in statements_in(stmt):
@@ -3645,7 +3827,12 @@ def _element_tests(body) -> dict[str, ast.AST]:
                 ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
                     sides = [part.left, part.comparators[0]]
                     if not any(
-                        isinstance(side, ast.Constant) and type(side.value) in (int, float, bool)
+                        isinstance(side, ast.Constant)
+                        and type(side.value) in (int, float, bool)
+                        or vocabulary
+                        and isinstance(side, ast.Subscript)
+                        and isinstance(side.slice, ast.Constant)
+                        and isinstance(side.slice.value, str)
                         for side in sides
                     ):
                         continue  # (`if c == label:`, `if tok == "[PAD]":`: either may be a host value)

@@ -42,7 +42,7 @@ def evaluate(decoder, loader, beam_size=3, vocab_size=1000):
                 prev = top_k_words // vocab_size
                 nxt = top_k_words % vocab_size
                 seqs = torch.cat([seqs[prev], nxt.unsqueeze(1)], dim=1)
-                done = [i for i, w in enumerate(nxt) if w == 2]
+                done = [i for i, w in enumerate(nxt) if w == 2]  # expect: PP509
                 if len(done) > 0:
                     complete.extend(seqs[done].tolist())
                 k -= len(done)
