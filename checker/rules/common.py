@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import CallSite, ModuleIndex, assigned_names
+from checker.module import CallSite, ModuleIndex, assigned_names, bound_values
 
 GRAPH_RESETS = frozenset(
     {
@@ -367,3 +367,22 @@ def _needs_flag(test: ast.AST, off: set[str]) -> bool:
         right = test.comparators[0]
         return isinstance(right, ast.Constant) and bool(right.value)
     return False
+
+
+def values_here(
+    name: str, index: ModuleIndex, function: ast.AST | None = None
+) -> list[ast.AST | None] | None:
+    """What the plain name `name` may hold where the def `function` (None: the module's own code) reads it:
+    None (unknown) when it is a parameter of `function`, the caller's argument whatever a module-level name
+    of the same spelling holds; the values `function` binds it to when it binds it; else every value the
+    module binds it to (`index.name_values`). The one reading of a name that PP301's `instance_class`
+    (keras.py) and the dataset flow's `_instance_method` (datasets.py) share (tf-fix53, session 27 reread:
+    keras read a def's parameter through a module-level binding, which datasets refused)."""
+    if function is not None and hasattr(function, "args"):
+        args = function.args
+        parameters = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        parameters.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+        if name in parameters:
+            return None
+    values = bound_values(function, name) if function is not None else []
+    return values or index.name_values.get(name, [])
