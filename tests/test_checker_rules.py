@@ -5430,3 +5430,23 @@ def test_keras_and_datasets_read_an_instance_receiver_alike():
     keras = [getattr(instance_method(s.node, index, s.function), "name", None) for s in sites]
     flow = [getattr(_instance_method(s.node, index, s.function), "name", None) for s in sites]
     assert keras == flow == ["load", None, "load"]
+
+
+def test_pp302_a_few_literal_settings_behind_a_progress_bar_are_few_models():
+    """tf-fix53 (reading 34's gregorylull, seen once PP302 followed `glunet.get_unet` on its module): `for
+    dropout in tqdm([0.1], total=3)` inside `for n_filters in [16]` builds one model; a progress bar runs as
+    often as its first argument, as `enumerate` does. Over a grid it does not write out, still reported."""
+    src = """
+from keras.layers import Dense
+from keras.models import Sequential
+from tqdm import tqdm
+
+for dropout in tqdm([0.1], total=3):
+    for n_filters in [16]:
+        model = Sequential()
+        model.add(Dense(n_filters))
+        model.fit(x, y)
+"""
+    assert sure(src, "PP302") == []
+    grid = src.replace("tqdm([0.1], total=3)", "tqdm(dropouts)")
+    assert sure(grid, "PP302") == [(8, "low")]

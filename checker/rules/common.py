@@ -142,9 +142,11 @@ def is_range_call(node: ast.AST) -> bool:
 
 def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
-    `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data)."""
+    `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data).
+    `enumerate` and a progress bar (`tqdm([0.1], total=3)`, `tqdm.tqdm(...)`: tf-fix53) run as often as
+    their first argument."""
     it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+    while isinstance(it, ast.Call) and it.args and _counted_through(it.func):
         it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts)
@@ -153,6 +155,13 @@ def literal_iterations(loop) -> int | None:
         if len(bounds) == len(it.args):
             return bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)
     return None
+
+
+def _counted_through(func: ast.AST) -> bool:
+    """`enumerate`, `tqdm`, `tqdm.tqdm`: a wrapper yielding one item per item of its first argument."""
+    if isinstance(func, ast.Name):
+        return func.id in ("enumerate", "tqdm")
+    return isinstance(func, ast.Attribute) and func.attr == "tqdm"
 
 
 def runs_once(loop) -> bool:
