@@ -5385,7 +5385,8 @@ def test_pp301_a_method_of_an_instance_is_read_where_its_receiver_is_used():
     """Session 27 reread: keras' `instance_method` read a receiver module-wide, so a def binding `model =
     Extractor()` over a module-level `model = load_model(...)` ran no method, and a def's parameter `model`
     was read through the module's binding, which the dataset flow (`datasets._instance_method`) refuses.
-    Both read a name as `common.values_here` does now: the def's own bindings, none for its parameter."""
+    Both read a name as `common.values_here` does now: the def's own bindings, and for a parameter what the
+    def's calls in the module hand it (not the module's binding of the same name)."""
     assert sure(_EXTRACT, "PP301") == [(19, "low")]
     handed = _EXTRACT.replace(
         "def features(paths):\n    model = Extractor()\n", "def features(model, paths):\n"
@@ -5394,6 +5395,12 @@ def test_pp301_a_method_of_an_instance_is_read_where_its_receiver_is_used():
     assert sure(handed, "PP301") == []
     module_wide = handed.replace("def features(model, paths):", "def features(paths):")
     assert sure(module_wide, "PP301") == [(18, "low")]
+    # reading 35's YOLOv3: `def predict(yolov3_trainer, ...)` called as `predict(yolov3_trainer, paths)` in
+    # `__main__` after `yolov3_trainer = YOLOv3Trainer()`: the parameter holds what its calls hand it
+    called = handed + 'if __name__ == "__main__":\n    features(model, sorted(glob.glob("*.jpg")))\n'
+    assert sure(called, "PP301") == [(18, "low")]
+    other = called.replace("features(model, sorted", "features(load_model('m.h5'), sorted")
+    assert sure(other, "PP301") == []
 
 
 def test_keras_and_datasets_read_an_instance_receiver_alike():
