@@ -5440,7 +5440,7 @@ def test_keras_and_datasets_read_an_instance_receiver_alike():
 
 
 def test_pp302_a_few_literal_settings_behind_a_progress_bar_are_few_models():
-    """tf-fix53 (reading 34's gregorylull, seen once PP302 followed `glunet.get_unet` on its module): `for
+    """tf-fix53 (reading 34's gregorylull, seen while PP302 followed `glunet.get_unet` on its module): `for
     dropout in tqdm([0.1], total=3)` inside `for n_filters in [16]` builds one model; a progress bar runs as
     often as its first argument, as `enumerate` does. Over a grid it does not write out, still reported."""
     src = """
