@@ -15,12 +15,12 @@ from checker.module import (
     FUNCTION_TYPES,
     HELPER_DEPTH,
     ModuleIndex,
-    bound_values,
     child_nodes,
     dotted_parts,
     import_of,
     statements_in,
 )
+from checker.rules.common import values_here
 
 _SOURCE_MEMBERS = frozenset(
     [
@@ -1081,10 +1081,9 @@ def _instance_method(call: ast.Call, index: ModuleIndex, function=None) -> ast.A
         "cls",
     ):
         return None
-    if hasattr(function, "args") and func.value.id in _parameters(function):
+    values = values_here(func.value.id, index, function)
+    if values is None:
         return None  # the caller's argument, whatever a module-level name of the same spelling holds
-    values = bound_values(function, func.value.id) if function is not None else []
-    values = values or index.name_values.get(func.value.id, [])
     classes = {
         v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None for v in values
     }

@@ -822,9 +822,9 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
             for defined_in, rule, found in defs[name]:
                 if defined_in == path:
                     continue
-                if not _runs_def_of(site.node, index, path, defined_in, found, inside) and not (
-                    name in handed and _handed_in(site.node.func, index)
-                ):
+                if not _runs_def_of(
+                    site.node, index, path, defined_in, found, inside, site.function
+                ) and not (name in handed and _handed_in(site.node.func, index)):
                     continue
                 if rule == "PP301":
                     if (defined_in, found) in modules.handed_models and not index.resolver.uses_tensorflow:
@@ -989,18 +989,19 @@ def _imports_tf_module(index: ModuleIndex, path: str, modules: _Modules, inside:
 
 
 def _runs_def_of(
-    call: ast.Call, index: ModuleIndex, path: str, defined_in: str, found, inside: set[str]
+    call: ast.Call, index: ModuleIndex, path: str, defined_in: str, found, inside: set[str], function=None
 ) -> bool:
     """The call, in the module at `path`, runs the def `found` of the module at `defined_in`: a function
     imported from it by name (`from utils.utils_fit import fit_one_epoch`) or called on it as a module
     (`utils_fit.fit_one_epoch(...)`), or a method called on an object the module binds only to instances of
-    its class imported from there (`model = Extractor()` after `from extractor import Extractor`)."""
+    its class imported from there (`model = Extractor()` after `from extractor import Extractor`), read
+    where the call is (`function`, the def holding it: `keras.instance_class`)."""
     func = call.func
     if found.owner is None:
         if isinstance(func, ast.Name):
             return _imported_from(func.id, found.name, index, path, defined_in, inside)
         return isinstance(func.value, ast.Name) and _module_is(func.value.id, index, path, defined_in, inside)
-    cls = instance_class(func.value, index) if isinstance(func, ast.Attribute) else None
+    cls = instance_class(func.value, index, function) if isinstance(func, ast.Attribute) else None
     if cls is None:
         return False
     module, _, name = cls.rpartition(".")
@@ -1060,13 +1061,17 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
 
 
 def _project_model_builders(
-    index: ModuleIndex, path: str, modules: _Modules, inside: set[str], builders
+    index: ModuleIndex, path: str, modules: _Modules, inside: set[str], builders, dotted: bool = False
 ) -> set:
     """The names the module imports (`from package.nets import HourglassNetwork as Net`) of defs and classes
     that another module of the project, one that imports TensorFlow or Keras, builds Keras models with
-    (`builders` of that module's index)."""
+    (`builders` of that module's index). With `dotted` (PP302, tf-fix53), also the classes keeping a model
+    it calls on a module of the project it imports (`architectures.Architecture` after `from pkg import
+    architectures`, `_builders_on_modules`)."""
     found = set()
     for node in index.imports:
+        if dotted:
+            found |= _builders_on_modules(node, path, modules, inside)
         if not isinstance(node, ast.ImportFrom):
             continue
         source = module_file(node.module or "", path, node.level or 0, inside)
@@ -1103,6 +1108,7 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
             for raw in models_built_in_loops(index, builders, _owners_imported(index, path, modules, inside))
         ),
         _model_makers,
+        dotted=True,
     )
 
 
@@ -1115,12 +1121,40 @@ def _model_makers(other: ModuleIndex) -> frozenset[str]:
     return keras_model_builders(other) | keras_model_owners(other)
 
 
+def _builders_on_modules(node, path: str, modules: _Modules, inside: set[str]) -> set[str]:
+    """`module.Name` for each class whose constructor keeps a Keras model it builds (`keras_model_owners`)
+    in a module of the project, using TensorFlow, that the import `node` binds to one name (`import
+    architectures`, `import pkg.arch as arch`, `from pkg import architectures`). Owners only: defs and
+    `Model` subclasses called on their module (`xdeepfm.Model(...)`, `glunet.get_unet(...)`) drew two new
+    findings over readings 31-36, a k-fold loop's and a one-setting grid's, neither a problem (tf-fix53)."""
+    from checker.rules.keras import keras_model_owners
+
+    found: set[str] = set()
+    for alias in node.names:
+        if isinstance(node, ast.ImportFrom):
+            if alias.name == "*":
+                continue
+            module, level = (f"{node.module}.{alias.name}" if node.module else alias.name), node.level or 0
+        elif alias.asname is None and "." in alias.name:
+            continue  # (`import a.b` binds `a`; `a.b.Name(...)` is no `module.Name` call)
+        else:
+            module, level = alias.name, 0
+        source = module_file(module, path, level, inside)
+        if source is None or source == path or not may_use_tensorflow(modules.text(source) or ""):
+            continue
+        other = modules.index(source)
+        if other is None or not other.resolver.uses_tensorflow:
+            continue
+        found |= {f"{alias.asname or alias.name}.{name}" for name in keras_model_owners(other)}
+    return found
+
+
 def _owners_imported(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> frozenset[str]:
     """The names the module imports of classes of other modules of the project whose constructor keeps a
     Keras model it builds (`keras_model_owners`), as `_project_model_builders` finds the builders."""
     from checker.rules.keras import keras_model_owners
 
-    return frozenset(_project_model_builders(index, path, modules, inside, keras_model_owners))
+    return frozenset(_project_model_builders(index, path, modules, inside, keras_model_owners, dotted=True))
 
 
 def _notebook_models_built_elsewhere(notebooks: list[str], modules: _Modules, inside: set[str]):
@@ -1161,7 +1195,7 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
         return
     if not index.loops:
         return
-    builders = _project_model_builders(index, path, modules, inside, _model_makers)
+    builders = _project_model_builders(index, path, modules, inside, _model_makers, dotted=True)
     if not builders:
         return
     try:
@@ -1179,7 +1213,7 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
 
 
 def _on_project_models(
-    python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged, made_by=None
+    python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged, made_by=None, dotted=False
 ):
     """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
     module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
@@ -1200,7 +1234,9 @@ def _on_project_models(
             continue
         if (index := modules.index(path)) is None or not wanted(index):
             continue
-        builders = _project_model_builders(index, path, modules, inside, made_by or keras_model_builders)
+        builders = _project_model_builders(
+            index, path, modules, inside, made_by or keras_model_builders, dotted
+        )
         if not builders:
             continue
         try:

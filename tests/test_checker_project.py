@@ -542,6 +542,19 @@ def test_a_class_whose_constructor_builds_a_model_made_per_iteration_is_pp302(tm
     assert _found(copied(tmp_path, "grid_owner_ok"), "PP302") == []
 
 
+def test_a_class_of_an_imported_module_made_per_iteration_is_pp302(tmp_path):
+    """Session 27 reread (tf-fix53): `_trains_owned_model` saw only `name = Owner(...)`. The grid search
+    calling the class on its module (`from nets import architectures`, `architectures.Architecture(...)`;
+    `import nets.architectures as arch`, `self.current = arch.Architecture(...)` in a method's nested loops)
+    builds and trains a model per iteration as `Architecture(...)` does. A class keeping a model handed in,
+    and one built per iteration but only described, stay silent."""
+    assert sorted(_found(copied(tmp_path, "grid_module"), "PP302")) == [
+        ("run_grid.py", 11, "low"),
+        ("run_search.py", 14, "low"),
+    ]
+    assert _found(copied(tmp_path, "grid_module_ok"), "PP302") == []
+
+
 def test_a_notebook_building_a_model_of_another_module_per_iteration_names_its_cell(tmp_path):
     """tf-fix52: the notebook of `grid_owner` (reading 36's `train_grid_search.ipynb` shape, importing the
     class after `sys.path.append('..')`) is read by the project pass as the per-module pass reads it, its code

@@ -5306,3 +5306,154 @@ class EDSR(object):
     assert sure(constant, "PP301") == []
     trains = src.replace("self.sess.run(self.out,", "self.sess.run([self.out, self.train_op],")
     assert sure(trains, "PP301") == []
+
+
+# ---------------------------------------------------------------- tf-fix53 (session 27 reread)
+
+
+_GRID = """
+import numpy as np
+from keras.layers import Dense
+from keras.models import Sequential
+
+
+class Architecture(object):
+    def __init__(self, layer_size):
+        model = Sequential()
+        model.add(Dense(layer_size, activation="relu"))
+        self.model = model
+
+    def train_model(self, x, y):
+        self.model.compile(optimizer="adam", loss="mse")
+        return self.model.fit(x, y, epochs=5)
+
+
+class GridSearch(object):
+    def run(self, x, y):
+        for size in np.arange(16, 1024, 16):
+            self.architecture = Architecture(size)
+            self.architecture.train_model(x, y)
+
+
+histories = []
+for size in np.arange(16, 1024, 16):
+    architecture, history = Architecture(size), None
+    history = architecture.train_model(x, y)
+    histories.append(history)
+"""
+
+
+def test_pp302_an_owner_made_per_iteration_on_self_or_in_a_tuple_target():
+    """Session 27 reread: `_trains_owned_model` saw only `name = Owner(...)`. An instance kept on `self` in
+    the loop (`self.architecture = Architecture(size)`, then `self.architecture.train_model(...)`) or bound
+    as one item of a tuple target matched by a tuple trains a new model per iteration too. A tuple target
+    unpacking a call (which item is the instance is unknown) and a loop training another attribute stay
+    silent."""
+    assert sure(_GRID, "PP302") == [(21, "low"), (27, "low")]
+    unpacked = _GRID.replace("Architecture(size), None", "make(size)")
+    assert sure(unpacked, "PP302") == [(21, "low")]
+    other = _GRID.replace("self.architecture.train_model", "self.baseline.train_model")
+    assert sure(other, "PP302") == [(27, "low")]
+
+
+_EXTRACT = """
+import numpy as np
+from keras.applications.inception_v3 import InceptionV3, preprocess_input
+from keras.preprocessing import image
+
+
+class Extractor:
+    def __init__(self):
+        self.model = InceptionV3(weights="imagenet", include_top=False, pooling="avg")
+
+    def extract(self, path):
+        img = image.load_img(path, target_size=(299, 299))
+        x = np.expand_dims(image.img_to_array(img), axis=0)
+        return self.model.predict(preprocess_input(x))[0]
+
+
+def features(paths):
+    model = Extractor()
+    return [model.extract(path) for path in paths]
+
+
+model = load_model("classifier.h5")
+"""
+
+
+def test_pp301_a_method_of_an_instance_is_read_where_its_receiver_is_used():
+    """Session 27 reread: keras' `instance_method` read a receiver module-wide, so a def binding `model =
+    Extractor()` over a module-level `model = load_model(...)` ran no method, and a def's parameter `model`
+    was read through the module's binding, which the dataset flow (`datasets._instance_method`) refuses.
+    Both read a name as `common.values_here` does now: the def's own bindings, and for a parameter what the
+    def's calls in the module hand it (not the module's binding of the same name)."""
+    assert sure(_EXTRACT, "PP301") == [(19, "low")]
+    handed = _EXTRACT.replace(
+        "def features(paths):\n    model = Extractor()\n", "def features(model, paths):\n"
+    )
+    handed = handed.replace('model = load_model("classifier.h5")', "model = Extractor()")
+    assert sure(handed, "PP301") == []
+    module_wide = handed.replace("def features(model, paths):", "def features(paths):")
+    assert sure(module_wide, "PP301") == [(18, "low")]
+    # reading 35's YOLOv3: `def predict(yolov3_trainer, ...)` called as `predict(yolov3_trainer, paths)` in
+    # `__main__` after `yolov3_trainer = YOLOv3Trainer()`: the parameter holds what its calls hand it
+    called = handed + 'if __name__ == "__main__":\n    features(model, sorted(glob.glob("*.jpg")))\n'
+    assert sure(called, "PP301") == [(18, "low")]
+    other = called.replace("features(model, sorted", "features(load_model('m.h5'), sorted")
+    assert sure(other, "PP301") == []
+
+
+def test_keras_and_datasets_read_an_instance_receiver_alike():
+    """One definition of what a name means where it is used (`common.values_here`): keras' `instance_method`
+    and the dataset flow's `_instance_method` give the same method for each call in a def, a parameter
+    shadowing a module-level instance included."""
+    import ast
+
+    from checker.datasets import _instance_method
+    from checker.module import ModuleIndex
+    from checker.rules.keras import instance_method
+
+    src = textwrap.dedent(
+        """
+        class Records:
+            def load(self, path):
+                return path
+
+        records = Records()
+
+        def own():
+            records = Records()
+            return records.load("a")
+
+        def handed(records):
+            return records.load("b")
+
+        def module_wide():
+            return records.load("c")
+        """
+    )
+    index = ModuleIndex.build(ast.parse(src))
+    sites = [s for s in index.calls if getattr(s.node.func, "attr", None) == "load"]
+    keras = [getattr(instance_method(s.node, index, s.function), "name", None) for s in sites]
+    flow = [getattr(_instance_method(s.node, index, s.function), "name", None) for s in sites]
+    assert keras == flow == ["load", None, "load"]
+
+
+def test_pp302_a_few_literal_settings_behind_a_progress_bar_are_few_models():
+    """tf-fix53 (reading 34's gregorylull, seen while PP302 followed `glunet.get_unet` on its module): `for
+    dropout in tqdm([0.1], total=3)` inside `for n_filters in [16]` builds one model; a progress bar runs as
+    often as its first argument, as `enumerate` does. Over a grid it does not write out, still reported."""
+    src = """
+from keras.layers import Dense
+from keras.models import Sequential
+from tqdm import tqdm
+
+for dropout in tqdm([0.1], total=3):
+    for n_filters in [16]:
+        model = Sequential()
+        model.add(Dense(n_filters))
+        model.fit(x, y)
+"""
+    assert sure(src, "PP302") == []
+    grid = src.replace("tqdm([0.1], total=3)", "tqdm(dropouts)")
+    assert sure(grid, "PP302") == [(8, "low")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import CallSite, ModuleIndex, assigned_names
+from checker.module import CallSite, ModuleIndex, assigned_names, bound_values
 
 GRAPH_RESETS = frozenset(
     {
@@ -142,9 +142,11 @@ def is_range_call(node: ast.AST) -> bool:
 
 def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
-    `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data)."""
+    `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data).
+    `enumerate` and a progress bar (`tqdm([0.1], total=3)`, `tqdm.tqdm(...)`: tf-fix53) run as often as
+    their first argument."""
     it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+    while isinstance(it, ast.Call) and it.args and _counted_through(it.func):
         it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts)
@@ -153,6 +155,13 @@ def literal_iterations(loop) -> int | None:
         if len(bounds) == len(it.args):
             return bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)
     return None
+
+
+def _counted_through(func: ast.AST) -> bool:
+    """`enumerate`, `tqdm`, `tqdm.tqdm`: a wrapper yielding one item per item of its first argument."""
+    if isinstance(func, ast.Name):
+        return func.id in ("enumerate", "tqdm")
+    return isinstance(func, ast.Attribute) and func.attr == "tqdm"
 
 
 def runs_once(loop) -> bool:
@@ -367,3 +376,67 @@ def _needs_flag(test: ast.AST, off: set[str]) -> bool:
         right = test.comparators[0]
         return isinstance(right, ast.Constant) and bool(right.value)
     return False
+
+
+def values_here(
+    name: str, index: ModuleIndex, function: ast.AST | None = None, depth: int = 1
+) -> list[ast.AST | None] | None:
+    """What the plain name `name` may hold where the def `function` (None: the module's own code) reads it:
+    None (unknown) when it is a parameter of `function`, the caller's argument whatever a module-level name
+    of the same spelling holds; the values `function` binds it to when it binds it; else every value the
+    module binds it to (`index.name_values`). A parameter of a module def is read, `depth` levels up, as
+    what the def's calls in the module hand it (`_handed_values`). The one reading of a name that PP301's
+    `instance_class` (keras.py) and the dataset flow's `_instance_method` (datasets.py) share (tf-fix53,
+    session 27 reread: keras read a def's parameter through a module-level binding, which datasets
+    refused)."""
+    if function is not None and hasattr(function, "args"):
+        args = function.args
+        parameters = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        parameters.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+        if name in parameters:
+            return _handed_values(name, function, index) if depth else None
+    values = bound_values(function, name) if function is not None else []
+    return values or index.name_values.get(name, [])
+
+
+def _handed_values(name: str, function, index: ModuleIndex) -> list[ast.AST | None] | None:
+    """What the calls of the module def `function` hand it as its parameter `name`, each argument read where
+    its call is (`values_here`, one level): `predict(yolov3_trainer, ...)` in `__main__` after
+    `yolov3_trainer = YOLOv3Trainer()` (reading 35's YOLOv3, `def predict(yolov3_trainer, ...)`). None
+    when the def is no module def, is never called by name in the module, or one call's argument is
+    missing, starred or unknown."""
+    if index.module_functions.get(getattr(function, "name", None)) is not function:
+        return None
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    found: list[ast.AST | None] = []
+    sites = _calls_by_name(index).get(function.name, [])
+    for site in sites:
+        call = site.node
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        given = {k.arg: k.value for k in call.keywords}
+        given.update(zip(positional, call.args, strict=False))
+        value = given.get(name)
+        if isinstance(value, ast.Name):
+            values = values_here(value.id, index, site.function, depth=0)
+            if not values:
+                return None
+            found += values
+        elif isinstance(value, ast.Call):
+            found.append(value)
+        else:
+            return None
+    return found if sites else None
+
+
+def _calls_by_name(index: ModuleIndex) -> dict[str, list[CallSite]]:
+    """The module's calls of a plain name (`predict(...)`), by that name; worked out once per index."""
+    found = getattr(index, "_calls_by_name", None)
+    if found is None:
+        found = {}
+        for site in index.calls:
+            if isinstance(site.node.func, ast.Name):
+                found.setdefault(site.node.func.id, []).append(site)
+        index._calls_by_name = found
+    return found

@@ -519,7 +519,7 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             (s, h)
             for s in direct
             if index.helper_of(s.node, s.function) is None
-            and (h := instance_method(s.node, index)) is not None
+            and (h := instance_method(s.node, index, s.function)) is not None
             and not _is_tf_function_def(h, index)
             and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
         ]

@@ -34,6 +34,7 @@ from checker.rules.common import (
     runs_once,
     runs_per_call,
     self_bindings,
+    values_here,
 )
 from checker.rules.data import literal_int
 
@@ -1326,7 +1327,9 @@ def _predictors_called_in_loops(index: ModuleIndex):
     for site in index.calls:
         if not site.loops:
             continue
-        function = index.helper_of(site.node, site.function) or instance_method(site.node, index)
+        function = index.helper_of(site.node, site.function) or instance_method(
+            site.node, index, site.function
+        )
         if function is None:
             function = _submitted_and_awaited(site.node, site.loops[-1], index)
         predictor = _predictor_through_wrapper(function, predictors, index) if function is not None else None
@@ -1372,45 +1375,46 @@ def _predictor_through_wrapper(
     return inner if inner is not None and inner.makes else None
 
 
-def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+def instance_method(call: ast.Call, index: ModuleIndex, function=None) -> ast.AST | None:
     """The method of a class of this module that `obj.method(...)` runs, when the module binds `obj` (or
     `self.obj`) only to instances of that class (`extractor = Extractor()`); function.py's PP403 follows
-    `model.train()` in a loop with it too (tf-fix52)."""
+    `model.train()` in a loop with it too (tf-fix52). `function` is the def holding the call (None: the
+    module's code), whose parameters and own bindings `instance_class` reads first."""
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
-    owner = instance_class(func.value, index)
+    owner = instance_class(func.value, index, function)
     return None if owner is None else index.class_methods.get(owner, {}).get(func.attr)
 
 
-def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
+def instance_class(receiver: ast.AST, index: ModuleIndex, function=None) -> str | None:
     """The name of the class (as the module calls it: `Extractor`, `extractor.Extractor`) whose instances
     are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`; `self.net =
     model` binds what `model` is bound to); None when the module binds it to instances of more than one
     class, or to no call. A `self.name` is read from its own bindings (`self_bindings`, review25 item 8):
-    before, a plain `name = X()` anywhere counted for `self.name` too, whatever `self.name` was bound to."""
+    before, a plain `name = X()` anywhere counted for `self.name` too, whatever `self.name` was bound to.
+    A plain name is read where it is used (`values_here`, as the dataset flow reads it: tf-fix53): a
+    parameter of the def using it (`function`, or the def binding `self.net = model`) is the caller's
+    argument, not the module's `model = Extractor()`, and a def binding the name is read alone."""
     if isinstance(receiver, ast.Name):
-        calls = _calls_bound_to(receiver.id, index)
+        calls = _calls_bound_to(receiver.id, index, function)
     elif isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self":
         calls = []
-        for node, _ in self_bindings(index, receiver.attr):
+        for node, holder in self_bindings(index, receiver.attr):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                 calls.append(node.value)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-                calls += _calls_bound_to(node.value.id, index)  # `model = Extractor()`, `self.net = model`
+                # `model = Extractor()`, `self.net = model`: `model` as the def binding `self.net` reads it
+                calls += _calls_bound_to(node.value.id, index, holder)
     else:
         return None
     made = {".".join(parts) if (parts := dotted_parts(call.func)) else None for call in calls}
     return made.pop() if len(made) == 1 else None
 
 
-def _calls_bound_to(name: str, index: ModuleIndex) -> list[ast.Call]:
-    """The calls the module binds `name` to (`model = Extractor()`), anywhere in it."""
-    return [
-        node.value
-        for node in index.call_assignments
-        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-    ]
+def _calls_bound_to(name: str, index: ModuleIndex, function=None) -> list[ast.Call]:
+    """The calls `name` may hold where `function` reads it (`values_here`): none for a parameter of it."""
+    return [value for value in values_here(name, index, function) or () if isinstance(value, ast.Call)]
 
 
 def predictor_call_finding(
@@ -2114,8 +2118,8 @@ def models_built_in_loops(index: ModuleIndex, builders=frozenset(), owners_elsew
         for site, via in reached:
             name = index.resolver.call_name(site.node)
             func = site.node.func
-            if isinstance(func, ast.Name) and (func.id in builders or func.id in owners):
-                name = f".{func.id}"  # (the message names what is after the last dot)
+            if (called := _called_name(func)) is not None and (called in builders or called in owners):
+                name = f".{called.rsplit('.', 1)[-1]}"  # (the message names what is after the last dot)
             elif name not in _MODEL_BUILDERS:
                 continue
             at = via or site.node
@@ -2132,28 +2136,64 @@ def models_built_in_loops(index: ModuleIndex, builders=frozenset(), owners_elsew
 
 
 def _trains_owned_model(loop, reached, owners) -> bool:
-    """(tf-fix52) The loop calls a method named for training (`train...`, `fit...`) on a name it binds to an
-    instance of a class whose constructor builds a Keras model (`architecture = Architecture(...)` then
-    `architecture.train_model()`): it trains the model that instance holds."""
+    """(tf-fix52) The loop calls a method named for training (`train...`, `fit...`) on a receiver it binds to
+    an instance of a class whose constructor builds a Keras model (`architecture = Architecture(...)` then
+    `architecture.train_model()`): it trains the model that instance holds. The receiver is a name or
+    `self.name`, bound alone, as one item of a tuple target matched by a tuple (`arch, log = Architecture(),
+    []`) or by a chain (`a = b = Architecture()`); the class is called by its name or on a module
+    (`architectures.Architecture(...)`, an owner the project pass names so: tf-fix53, session 27 reread)."""
     if not owners:
         return False
     made = {
-        t.id
+        key
         for node in _own_nodes(getattr(loop, "body", []))
         if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Name)
-        and node.value.func.id in owners
-        for t in node.targets
-        if isinstance(t, ast.Name)
+        for target in node.targets
+        for item, value in _paired(target, node.value)
+        if isinstance(value, ast.Call)
+        and _called_name(value.func) in owners
+        and (key := _receiver_key(item)) is not None
     }
     return any(
         isinstance(func := site.node.func, ast.Attribute)
-        and isinstance(func.value, ast.Name)
-        and func.value.id in made
+        and _receiver_key(func.value) in made
         and func.attr.lower().startswith(("train", "fit"))
         for site, _ in reached
     )
+
+
+def _paired(target: ast.AST, value: ast.AST):
+    """(target, value) pairs of an assignment, a tuple or list target matched item by item with a tuple or
+    list value of its length; an unpacked call or a starred item pairs nothing (which item is which is
+    unknown)."""
+    if isinstance(target, ast.Tuple | ast.List):
+        if (
+            isinstance(value, ast.Tuple | ast.List)
+            and len(value.elts) == len(target.elts)
+            and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+        ):
+            for item, part in zip(target.elts, value.elts, strict=True):
+                yield from _paired(item, part)
+        return
+    yield target, value
+
+
+def _called_name(func: ast.AST) -> str | None:
+    """`Owner` for `Owner(...)`, `module.Owner` for `module.Owner(...)`; None for any other callee."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
+def _receiver_key(node: ast.AST) -> str | None:
+    """A plain name (`architecture`) or an attribute of `self` (`self.architecture`), as text."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
 
 
 _FEW_MODELS = 10
