@@ -1585,3 +1585,11 @@ def test_a_method_moving_through_a_project_mover_is_stepped_through_its_relay(tm
     assert levels_of(findings, "PP506") == {("model.py", 19): "medium"}  # (toy data: `high` lowered)
     _, findings, _ = checked_copy(tmp_path, "stepped_mover_relay_clean")
     assert levels_of(findings, "PP506") == {}
+
+
+def test_an_evaluation_loader_found_at_medium_drops_to_low(tmp_path):
+    """(torch-fix154) PP505 `medium` on a loader named for evaluation (`val_loader`, returned by a factory
+    of another module) goes to `low`: first reads over hold-outs 29-51, 46 right of 190; the training loader
+    beside it keeps its level."""
+    _, findings, _ = checked_copy(tmp_path, "evaluation_loader_lowered")
+    assert levels_of(findings, "PP505") == {("data.py", 18): "medium", ("data.py", 19): "low"}
