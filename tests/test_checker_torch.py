@@ -4616,3 +4616,15 @@ def test_pp504_cpu_script_is_private_and_asked_once_per_module(monkeypatch):
     assert torch_data._cpu_script(index)
     first = len(asked)
     assert first and torch_data._cpu_script(index) and len(asked) == first
+
+
+def test_pp511_retained_graph_a_later_backward_needs_is_not_told_to_drop_it():
+    """(torch-fix154, hold-out 51 AE-KD `helper/loops.py` 350) A backward(retain_graph=True) per teacher
+    over features the step's own `loss.backward()` goes through again: dropping the flag would fail, so
+    the message names the later backward and the hook, not "drop retain_graph"."""
+    source = (CASES / "pp511_positive_hooked_backward_per_teacher.py").read_text()
+    findings, _ = check_source(source, "loops.py")
+    (finding,) = [f for f in findings if f.rule == "PP511"]
+    assert finding.confidence == "low"
+    assert "line 22" in finding.message and "drop retain_graph" not in finding.message
+    assert "torch.autograd.grad" in finding.message

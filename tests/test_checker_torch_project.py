@@ -1259,16 +1259,17 @@ def main(args, model, optimizer):
 """
 
 
-def test_a_test_loader_with_workers_a_factory_returns_is_medium(tmp_path):
+def test_a_test_loader_with_workers_a_factory_returns_is_below_medium(tmp_path):
     """torch-fix137: hold-out 47's VainF Data-Free-Adversarial-Distillation `get_dataloader` returns a
     training and a test loader, each with two workers and no `pin_memory`; the training script copies the
     batches of both. The seven test loaders were read debatable at `high` ("lacking only pin_memory"): the
     project pass lowers them to `medium` as the module pass does (`evaluation_loaders_lowered`); the
-    training loader stays `high`."""
+    training loader stays `high`. torch-fix154: a `medium` evaluation loader goes on to `low`
+    (`evaluation_medium_lowered`)."""
     (tmp_path / "dataloader.py").write_text(TEST_LOADER_MAKER)
     (tmp_path / "train.py").write_text(TEST_LOADER_USER)
     findings, _, _ = check_paths([str(tmp_path)])
-    assert levels_of(findings, "PP505") == {("dataloader.py", 6): "high", ("dataloader.py", 9): "medium"}
+    assert levels_of(findings, "PP505") == {("dataloader.py", 6): "high", ("dataloader.py", 9): "low"}
 
 
 GUARDED_CALLEE_TESTER = """import torch
@@ -1585,3 +1586,11 @@ def test_a_method_moving_through_a_project_mover_is_stepped_through_its_relay(tm
     assert levels_of(findings, "PP506") == {("model.py", 19): "medium"}  # (toy data: `high` lowered)
     _, findings, _ = checked_copy(tmp_path, "stepped_mover_relay_clean")
     assert levels_of(findings, "PP506") == {}
+
+
+def test_an_evaluation_loader_found_at_medium_drops_to_low(tmp_path):
+    """(torch-fix154) PP505 `medium` on a loader named for evaluation (`val_loader`, returned by a factory
+    of another module) goes to `low`: first reads over hold-outs 29-51, 46 right of 190; the training loader
+    beside it keeps its level."""
+    _, findings, _ = checked_copy(tmp_path, "evaluation_loader_lowered")
+    assert levels_of(findings, "PP505") == {("data.py", 18): "medium", ("data.py", 19): "low"}

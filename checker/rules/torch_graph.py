@@ -1746,6 +1746,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `NetworkOutput(policy_logits=..., value=...)`: a record of the module, no forward
         if helper is not None and _helper_backpropagates(helper, fx):
             continue  # `check_edit(smiles, text)` optimises a latent by backward: no_grad would break it
+        if _host_arguments(call, site):
+            continue  # `decoder(pred_strong_m)` of a `scipy` filter's output: a NumPy decoder, no model
         if receiver in fx.loop_cache("no_grad_wrappers", None, lambda: _no_grad_wrappers(fx)):
             continue  # `model = TorchModel(model)`, whose `__call__` opens no_grad itself
         mode = _mode_at(modes, receiver, call.lineno)
@@ -1769,6 +1771,44 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
         yield site, receiver, mode, by_method
+
+
+_HOST_MODULES = frozenset({"np", "numpy", "scipy", "pd", "pandas"})
+
+
+def _host_arguments(call: ast.Call, site) -> bool:
+    """(torch-fix154) Every positional argument of the call (and at least one) is a name its def last binds,
+    before the call, to a NumPy, SciPy or pandas call (`pred_strong_m = scipy.ndimage.filters.median_filter(
+    ...)`) or to a host copy (`x.numpy()`, `x.tolist()`): a callable of host arrays, no network's forward,
+    whatever its name (the DCASE2020 baseline's `decoder`, a label encoder's `decode_strong`: hold-out 50, two
+    PP503 `medium` read wrong)."""
+    if not call.args or call.keywords or site.function is None:
+        return False
+    bound: dict[str, tuple[int, ast.AST]] = {}
+    for node in walk(site.function):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.lineno < call.lineno
+        ):
+            name = node.targets[0].id
+            if name not in bound or bound[name][0] < node.lineno:
+                bound[name] = (node.lineno, node.value)
+    for arg in call.args:
+        if not isinstance(arg, ast.Name) or arg.id not in bound:
+            return False
+        value = bound[arg.id][1]
+        if not isinstance(value, ast.Call):
+            return False
+        if method_name(value) in ("numpy", "tolist"):
+            continue
+        root = value.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not (isinstance(root, ast.Name) and root.id in _HOST_MODULES and root is not value.func):
+            return False
+    return True
 
 
 def _branch_side(node: ast.AST, fx) -> list[tuple[str, bool]]:
@@ -1895,11 +1935,16 @@ def _helper_backpropagates(helper, fx) -> bool:
     """(torch-fix69) The def the loop calls runs a backward or an optimizer step itself, in a loop of its own
     or not (MoleculeSTM's `check_edit`: it encodes a text, then optimises a latent for some hundred steps):
     the loop around the call needs autograd, so the `no_grad` around it that the message suggests would
-    break the def. Hold-out 20: the script's and its demo notebook's findings, 2 `high` read debatable."""
+    break the def. Hold-out 20: the script's and its demo notebook's findings, 2 `high` read debatable.
+    torch-fix154: also through the defs it calls (`reached_calls`): ssl-wearables' `evaluate_mlp` loop calls
+    `train_test_mlp`, which trains an MLP per fold in `train_mlp` (hold-out 50, PP503 `medium` read wrong)."""
     return isinstance(helper, FUNCTION_TYPES) and fx.loop_cache(
         "helper_backpropagates",
         helper,
-        lambda: any(is_step_call(s.node) for s in fx.index.function_calls.get(id(helper), [])),
+        lambda: any(
+            is_step_call(s.node)
+            for s, _ in fx.index.reached_calls(fx.index.function_calls.get(id(helper), []))
+        ),
     )
 
 
@@ -2960,6 +3005,22 @@ def check_retain_graph(index: ModuleIndex):
                 f"backpropagate their sum once (`sum({ast.unparse(loop.iter)}).backward()`)",
             )
             continue
+        later = _later_backward(index, site, loop)
+        if (
+            later is not None
+        ):  # (torch-fix154) dropping the flag would fail: the later backward needs the graph
+            if _hook_registered(index, site.function):
+                yield RawFinding(
+                    "PP511",
+                    call.lineno,
+                    call.col_offset,
+                    f"backward(retain_graph=True) once per pass of the loop at line {loop.lineno}, over the graph "
+                    f"the backward at line {later} goes through again: the flag is needed, but each pass "
+                    "backpropagates through the whole network only to catch one tensor's gradient in a hook; "
+                    "`torch.autograd.grad(loss, that_tensor, retain_graph=True)` stops at that tensor",
+                    confidence="low",
+                )
+            continue
         shared = _graph_from_before(index, loop, root.id, site.function)
         if shared is not None:
             if _gradients_read_per_pass(index, loop) or _steps_per_pass(index, loop):
@@ -2994,6 +3055,43 @@ def check_retain_graph(index: ModuleIndex):
             message,
             confidence="medium" if state is None and _loader_step_loop(index, loop) else None,
         )
+
+
+def _later_backward(index: ModuleIndex, site, loop) -> int | None:
+    """(torch-fix154) The line of a backward that follows the retaining loop in the loop (or def) around it,
+    when the retaining loop reads a name that enclosing body binds before it (`f_s_list = [regress_s(feat_s[
+    ...]) ...]`, then `for f_s, f_t in zip(f_s_list, f_t_list): loss_hint.backward(retain_graph=True)`, then
+    `loss.backward()` of a loss built from the same features): the later backward goes through the graph the
+    passes share, so retain_graph is needed and dropping it fails. AE-KD `helper/loops.py` 350 (hold-out 51:
+    the `low` finding advised dropping the flag). None otherwise."""
+    outer = site.loops[-2] if len(site.loops) > 1 else site.function
+    if outer is None:
+        return None
+    start = loop.end_lineno or loop.lineno
+    bound = {
+        n.id
+        for n in walk(outer)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and outer.lineno < n.lineno < loop.lineno
+    }
+    read = {n.id for n in walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if not bound & (read - _assigned_in(index, loop)):
+        return None
+    for other in index.calls:
+        node = other.node
+        if (
+            other.function is site.function
+            and start < node.lineno <= (outer.end_lineno or 0)
+            and (outer is site.function or outer in other.loops)
+            and _is_backward(node, index)
+            and not _retains(node)
+        ):
+            return node.lineno
+    return None
+
+
+def _hook_registered(index: ModuleIndex, function) -> bool:
+    """The def registers a gradient hook on a tensor (`logit_s.register_hook(lambda grad: grads.append(...))`)."""
+    return any(s.function is function and method_name(s.node) == "register_hook" for s in index.calls)
 
 
 def _loader_step_loop(index: ModuleIndex, loop) -> bool:

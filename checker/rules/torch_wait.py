@@ -16,7 +16,9 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    _path_in,
     base_name,
+    configuration_test,
     cpu_device_names,
     direct_calls,
     facts,
@@ -25,6 +27,7 @@ from checker.rules.torch_common import (
     method_name,
     nests_loop,
     on_cpu,
+    option_choice,
     reads_clock,
 )
 from checker.rules.torch_steps import (
@@ -388,7 +391,7 @@ def _forward_empty_cache(index: ModuleIndex, fx):
         for site in index.function_calls.get(id(function), []):
             if site.loops or index.resolver.call_name(site.node) != "torch.cuda.empty_cache":
                 continue
-            if fx.guarded(site.node, function):
+            if fx.guarded(site.node, function) and not _option_branch(site.node, function):
                 continue
             yield RawFinding(
                 "PP510",
@@ -473,6 +476,42 @@ for x, y in val_loader:
         check=check_wait_every_step,
     )
 )
+
+
+def _option_branch(node: ast.AST, function) -> bool:
+    """(torch-fix154) Every guard between the forward's body and the call is an `if`/`elif` that picks a
+    branch by a string option the module holds (`if self.kernel_type == 'linear': ... elif self.kernel_type
+    == 'rbf': ...; torch.cuda.empty_cache()`) or the run's configuration (`option_choice`,
+    `configuration_test`): one branch runs on every forward. AdaTime `models/loss.py` 105 (hold-out 50, MMD's
+    rbf branch, called every training step by four algorithms)."""
+    path = _path_in(function.body, node)
+    if not path:
+        return False
+    for outer in path:
+        if isinstance(outer, ast.If):
+            test = outer.test
+            if not (_held_option(test) or option_choice(test) or configuration_test(test)):
+                return False
+        elif isinstance(outer, _LOOPS_AND_TESTS):
+            return False
+    return True
+
+
+_LOOPS_AND_TESTS = (ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
+
+
+def _held_option(test: ast.AST) -> bool:
+    """`self.kernel_type == 'rbf'`, `self.mode in ('a', 'b')`: a module's own attribute compared with names."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+        return False
+    left = test.left
+    if not (isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "self"):
+        return False
+    choice = test.comparators[0]
+    texts = choice.elts if isinstance(choice, ast.Tuple | ast.List | ast.Set) else [choice]
+    return bool(texts) and all(isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts)
 
 
 def _flush_outside_steps(fx, loop, name: str, stepping: bool) -> bool:

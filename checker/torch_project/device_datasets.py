@@ -18,6 +18,7 @@ from checker.rules.torch_data import (
     decoding_classes_through,
     decoding_defs,
     evaluation_loader_with_workers,
+    evaluation_named_loader,
     indexing_classes,
     little_to_pin,
     loader_dataset,
@@ -483,6 +484,39 @@ def evaluation_loaders_lowered(findings: list[Finding], texts: dict[str, str]) -
     return [
         dataclasses.replace(f, confidence="medium")
         if f.rule == LOADER_RULE and f.cell is None and f.confidence == "high" and (f.path, f.line) in lowered
+        else f
+        for f in findings
+    ]
+
+
+def evaluation_medium_lowered(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` with the PP505 `medium` findings of modules (not notebook cells) on loaders named for
+    evaluation (`evaluation_named_loader`) lowered to `low`, after the project's raising
+    (`decoding_classes_raised`), so a loader raised to `high` stays there. Only the modules with such a
+    finding are parsed (torch-fix154)."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "medium" and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    lowered: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        index = parse_index(texts[path])
+        if index is not None:
+            lowered |= {
+                (path, site.node.lineno)
+                for site in index.calls
+                if site.node.lineno in lines
+                and loader_dataset(site.node) is not None
+                and evaluation_named_loader(site.node, index)
+            }
+    if not lowered:
+        return findings
+    return [
+        dataclasses.replace(f, confidence="low")
+        if f.rule == LOADER_RULE
+        and f.cell is None
+        and f.confidence == "medium"
+        and (f.path, f.line) in lowered
         else f
         for f in findings
     ]

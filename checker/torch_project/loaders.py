@@ -30,6 +30,7 @@ from checker.rules.torch_data import (
     handed_over,
     held_loaders,
     little_to_pin,
+    made_on_device,
     moves_batches_of,
     moves_held_batches,
     pinned_copy_negligible,
@@ -59,6 +60,7 @@ from checker.torch_project.common import (
 )
 from checker.torch_project.device_datasets import (
     decoding_classes_raised,
+    evaluation_medium_lowered,
     in_memory_classes_lowered,
     without_device_datasets,
     without_placed_datasets,
@@ -104,6 +106,7 @@ def _pinned_across_modules(
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
         findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts, made)
+        findings = evaluation_medium_lowered(findings, texts)
     return findings
 
 
@@ -174,6 +177,9 @@ class LoaderFacts(NamedTuple):
     # PP504's factory loaders without workers (`_workerless_entries`, for `_workerless_in_project`); None
     # when not worked out (`workers` False), [] when there are none (review 24 item 19)
     workerless: list | None
+    # {(line, column)} of loaders whose data set is on the device already (`made_on_device`): never reported,
+    # pinning CUDA tensors fails (torch-fix154)
+    on_device: frozenset = frozenset()
 
 
 def module_facts(index: ModuleIndex, workers: bool = True) -> LoaderFacts | None:
@@ -218,9 +224,10 @@ def module_facts(index: ModuleIndex, workers: bool = True) -> LoaderFacts | None
         if little_to_pin(index, c) or not pins_decoded_items(c, index) or pinning_turned_off(c, index)
     }
     negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
+    on_device = frozenset((c.lineno, c.col_offset) for c in calls if made_on_device(c, index))
     # (`workerless_makers` reads only the loaders a def returns: none, nothing to ask)
     workerless = None if not workers else _workerless_entries(index) if returned else []
-    return LoaderFacts(makers, handoffs, held, little, batches, methods, negligible, workerless)
+    return LoaderFacts(makers, handoffs, held, little, batches, methods, negligible, workerless, on_device)
 
 
 def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
@@ -243,6 +250,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     methods: dict[str, list[tuple[str, int, int, int]]] = {}
     little: dict[str, set[tuple[int, int]]] = {}
     negligible: dict[str, set[tuple[int, int]]] = {}
+    on_device: dict[str, frozenset] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
@@ -256,6 +264,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         # (loaders of token ids, of data held in memory, or not decoding: not at high)
         little[path] = found.little
         negligible[path] = found.negligible  # (what the module pass would report at low: torch-fix96)
+        on_device[path] = found.on_device
         for name, line, col, where in found.makers:
             if (path, line) not in reported:
                 makers.setdefault(name, []).append((path, line, col, where))
@@ -279,7 +288,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     for path, line, col, name in sorted(trained):
         named.setdefault((path, line, col), name)  # one finding a loader, whatever the names it goes by
     for (path, line, col), name in named.items():
-        if silenced_at(texts[path], line, LOADER_RULE):
+        if silenced_at(texts[path], line, LOADER_RULE) or (line, col) in on_device.get(path, ()):
             continue
         message = pinned_memory_message(name)
         level = "medium" if (line, col) in little.get(path, ()) else "high"  # (torch-calibrate31)

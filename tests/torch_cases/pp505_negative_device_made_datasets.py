@@ -17,11 +17,11 @@ class BufferSet(Dataset):
 
 
 class Model:
-    """The buffer is handed to the data set with the device: its tensors are on the GPU already."""
+    """The buffer is handed to the data set with the device: its tensors are on the GPU already (torch-fix154: no finding)."""
 
     def fit_buffer(self, net, opt, buffer):
         clean = BufferSet(buffer.examples, buffer.labels, device=self.device)
-        clean_dl = DataLoader(clean, batch_size=self.batch_size, drop_last=True)  # expect: PP505 low
+        clean_dl = DataLoader(clean, batch_size=self.batch_size, drop_last=True)
         for x, y in clean_dl:
             x, y = x.to(self.device), y.to(self.device)
             opt.zero_grad()
