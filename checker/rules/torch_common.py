@@ -628,8 +628,8 @@ def scope_values(index: ModuleIndex, scope: ast.AST) -> dict[str, list[ast.AST |
 def module_nodes_of(index: ModuleIndex, *kinds: type) -> list[ast.AST]:
     """The module's nodes of these classes (exact classes, as `node.__class__ is` tests them), in `walk`'s
     order: one list per set of classes for every rule that asks, from `TorchFacts.module_nodes`, instead of a
-    walk of the tree per rule (torch-speed22; torch_data's PP504/PP505 ask it for their `ast.Call`s and
-    `ast.Assign`s). Read it, do not change it. Keyed by each class's module and qualified name (review28 item
+    walk of the tree per rule (torch-speed22; torch_data's `_module_is_cpu_script` and `_listed` ask it for
+    their `ast.Call`s and `ast.Assign`s). Read it, do not change it. Keyed by each class's module and qualified name (review28 item
     21: two classes of one name from different modules would share a list)."""
     wanted = frozenset(kinds)
     key = "nodes_of:" + ",".join(sorted(f"{kind.__module__}.{kind.__qualname__}" for kind in wanted))
