@@ -318,3 +318,7 @@ class CellLines:
     def message(self, message: str, unit: str = "cell") -> str:
         """The message with each `line N` (a line of the joined text) said as `UNIT C line L`."""
         return _LINE_REF.sub(lambda m: "{} {} line {}".format(unit, *self.place(int(m.group(1)))), message)
+
+    def line(self, number: int, line: int) -> str:
+        """Line `line` (1-based) of piece `number`; "" past its end (as `_line`)."""
+        return _line(self.sources.get(number, "").split("\n"), line)

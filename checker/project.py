@@ -1205,10 +1205,9 @@ def _notebook_models(path: str, modules: _Modules, inside: set[str]):
     places = CellLines(cells)
     for raw in raws:
         cell, at = places.place(raw.line)
-        source = places.sources[cell]
-        if not _kept(source, at, "PP302"):
+        if not _kept(places.sources[cell], at, "PP302"):
             continue
-        col = character_column(source.split("\n")[at - 1], raw.col)
+        col = character_column(places.line(cell, at), raw.col)
         yield finding(path, at, col, "PP302", places.message(raw.message), "low", cell=cell)
 
 

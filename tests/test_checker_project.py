@@ -708,3 +708,16 @@ def test_a_notebook_finding_of_the_project_pass_counts_its_column_in_characters(
     found = [f for f in findings if f.rule == "PP302" and f.path.endswith(".ipynb")]
     assert [(f.cell, f.line, f.column) for f in found] == [(5, 2, 14)]
     assert "loop at cell 5 line 1" in found[0].message
+
+
+def test_a_line_of_a_piece_is_read_with_the_engines_guard():
+    """review28 item 23: `_notebook_models` split a cell itself (`source.split("\\n")[at - 1]`); `CellLines.line`
+    reads a piece's line as the engine's `_line` does, "" past the piece's end."""
+    from checker.engine import CellLines
+
+    places = CellLines([(1, "import torch\nx = 1"), (3, "y = 2")])
+    assert places.place(3) == (3, 1)
+    assert places.line(1, 2) == "x = 1"
+    assert places.line(3, 1) == "y = 2"
+    assert places.line(3, 2) == ""
+    assert places.line(1, 0) == ""

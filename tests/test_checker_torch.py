@@ -4379,7 +4379,8 @@ def test_pp503_a_validation_pass_written_as_a_comprehension_in_the_epoch_loop():
 def test_pp503_a_validation_comprehension_nested_inside_another_is_seen():
     """(session 27 reread) `_comprehension_evaluations` looked only at the comprehension nearest the model
     call, so a per-chunk comprehension nested in the one over `data_loader_valid` hid the validation pass.
-    Every enclosing comprehension is asked now; nested ones over no evaluation split stay silent."""
+    The nearest enclosing comprehension over an evaluation split is taken now; nested ones over no evaluation
+    split stay silent."""
     nested = VALIDATION_COMPREHENSION.replace(
         "[compute_log_p_x(model, x_mb).mean().detach() for x_mb, in data_loader_valid]",
         "[torch.stack([model(x)[0].detach() for x in chunk]).mean() for chunk, in data_loader_valid]",
@@ -4628,3 +4629,32 @@ def test_pp511_retained_graph_a_later_backward_needs_is_not_told_to_drop_it():
     assert finding.confidence == "low"
     assert "line 22" in finding.message and "drop retain_graph" not in finding.message
     assert "torch.autograd.grad" in finding.message
+
+
+def test_pp511_loader_step_loop_needs_a_step_in_its_own_body_after_the_backward():
+    """review28 item 20: `_loader_step_loop` (PP511 at medium) took an optimizer step anywhere in the loop, in
+    a loop nested in it or before the backward, as the plain training step its docstring names."""
+    plain = """
+        import torch
+        def fit(model, train_loader, optimizer, device):
+            for images, labels in train_loader:
+                loss = torch.nn.functional.cross_entropy(model(images.to(device)), labels.to(device))
+                optimizer.zero_grad()
+                loss.backward(retain_graph=True)
+                optimizer.step()
+        """
+    assert _pp511(plain)[7][0] == "medium"
+    before = plain.replace(
+        "                optimizer.zero_grad()\n                loss.backward(retain_graph=True)\n"
+        "                optimizer.step()\n",
+        "                optimizer.step()\n                optimizer.zero_grad()\n"
+        "                loss.backward(retain_graph=True)\n",
+    )
+    assert before != plain
+    assert _pp511(before)[8][0] == "low"
+    nested = plain.replace(
+        "                optimizer.step()\n",
+        "                for _ in range(2):\n                    optimizer.step()\n",
+    )
+    assert nested != plain
+    assert _pp511(nested)[7][0] == "low"

@@ -1594,3 +1594,24 @@ def test_an_evaluation_loader_found_at_medium_drops_to_low(tmp_path):
     beside it keeps its level."""
     _, findings, _ = checked_copy(tmp_path, "evaluation_loader_lowered")
     assert levels_of(findings, "PP505") == {("data.py", 18): "medium", ("data.py", 19): "low"}
+
+
+def test_the_with_grad_caller_test_is_asked_once_per_def(tmp_path, monkeypatch):
+    """review28 item 19: `_called_with_grad_elsewhere` does not depend on the caller, yet it ran once for
+    each module calling the def under no_grad (each a parse of every importer)."""
+    from checker.torch_project import graph_callers
+
+    root = Path(shutil.copytree(PROJECTS / "split_callers_clean", tmp_path / "split_callers_twice"))
+    (root / "report.py").write_text((root / "evaluate.py").read_text())
+    asked = []
+    real = graph_callers._called_with_grad_elsewhere
+
+    def counted(texts, name, def_path):
+        asked.append((name, def_path))
+        return real(texts, name, def_path)
+
+    monkeypatch.setattr(graph_callers, "_called_with_grad_elsewhere", counted)
+    findings, skipped, _ = check_paths([str(root)])
+    assert not skipped
+    assert not [f for f in findings if f.rule == "PP503"]
+    assert len(asked) == 1

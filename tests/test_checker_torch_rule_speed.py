@@ -242,3 +242,15 @@ def test_the_module_nodes_of_a_kind_are_listed_once_per_module_facts(monkeypatch
         assert len(walks) == 1  # (the module's nodes, listed once)
     finally:
         torch_common.forget_facts(index)
+
+
+def test_module_nodes_of_two_classes_of_one_name_are_two_lists():
+    """review28 item 21: the key joined the classes' `__name__`s, so a class named `Call` of another module
+    was given the list of `ast.Call` nodes."""
+    index = ModuleIndex.build(ast.parse("import torch\nx = f(1)\n"))
+    other = type("Call", (ast.expr,), {"__module__": "elsewhere"})
+    try:
+        assert len(torch_common.module_nodes_of(index, ast.Call)) == 1
+        assert torch_common.module_nodes_of(index, other) == []
+    finally:
+        torch_common.forget_facts(index)

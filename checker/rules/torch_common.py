@@ -236,9 +236,10 @@ class TorchFacts:
 
     def loop_cache(self, key: str, loop, make):
         """A per-loop value (graph tensors...) computed once for every rule that asks; ``loop`` None: a value
-        for the whole module (the data rules' loaders). The one cache of these facts (`body_nodes` keeps its
-        lists here too): each entry keeps the object it is for, so an id cannot name another object while
-        the entry is there, and an entry whose object is not the one asked about is made again."""
+        for the whole module (the data rules' loaders). The one per-object cache of TorchFacts (`body_nodes`,
+        `module_nodes_of` keep their lists here; the module-wide tables stay cached properties): each entry
+        keeps the object it is for, so an id cannot name another object while the entry is there, and an
+        entry whose object is not the one asked about is made again."""
         slot = (key, id(loop))
         entry = self._per_loop.get(slot)
         if entry is None or entry[0] is not loop:
@@ -628,10 +629,11 @@ def scope_values(index: ModuleIndex, scope: ast.AST) -> dict[str, list[ast.AST |
 def module_nodes_of(index: ModuleIndex, *kinds: type) -> list[ast.AST]:
     """The module's nodes of these classes (exact classes, as `node.__class__ is` tests them), in `walk`'s
     order: one list per set of classes for every rule that asks, from `TorchFacts.module_nodes`, instead of a
-    walk of the tree per rule (torch-speed22; for the rules to adopt: a rule walking the whole module for its
-    `ast.Call`s or `ast.Assign`s can ask this). Read it, do not change it."""
+    walk of the tree per rule (torch-speed22; torch_data's `_module_is_cpu_script` and `_listed` ask it for
+    their `ast.Call`s and `ast.Assign`s). Read it, do not change it. Keyed by each class's module and
+    qualified name (review28 item 21: two classes of one name from different modules would share a list)."""
     wanted = frozenset(kinds)
-    key = "nodes_of:" + ",".join(sorted(kind.__name__ for kind in wanted))
+    key = "nodes_of:" + ",".join(sorted(f"{kind.__module__}.{kind.__qualname__}" for kind in wanted))
     held = facts(index)
     return held.loop_cache(key, None, lambda: [n for n in held.module_nodes if n.__class__ in wanted])
 

@@ -35,6 +35,7 @@ from checker.rules.torch_common import (
     mapped_move_argument,
     method_name,
     module_nodes,
+    module_nodes_of,
     returns_in,
     runs,
     toy_data,
@@ -1302,8 +1303,8 @@ def _module_is_cpu_script(index: ModuleIndex) -> bool:
     if not any(_iterates_bound_call(stmt, index) for stmt in index.tree.body):
         return False
     return not any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("backward", "step")
-        for n in walk(index.tree)
+        isinstance(n.func, ast.Attribute) and n.func.attr in ("backward", "step")
+        for n in module_nodes_of(index, ast.Call)
     )
 
 
@@ -2038,7 +2039,7 @@ def _listed(index: ModuleIndex) -> set[str]:
         found: set[str] = set()
         if not any(listed(v, found) for values in index.name_values.values() for v in values):
             return found  # no name is bound to such a list itself: none can be to a slice or sum of one
-        assigns = [n for n in walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+        assigns = [n for n in module_nodes_of(index, ast.Assign) if len(n.targets) == 1]
         for node in sorted(assigns, key=lambda n: n.lineno):
             target = node.targets[0]
             if isinstance(target, ast.Name) and listed(node.value, found):

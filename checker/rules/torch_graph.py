@@ -3053,7 +3053,7 @@ def check_retain_graph(index: ModuleIndex):
             call.lineno,
             call.col_offset,
             message,
-            confidence="medium" if state is None and _loader_step_loop(index, loop) else None,
+            confidence="medium" if state is None and _loader_step_loop(index, loop, call.lineno) else None,
         )
 
 
@@ -3094,33 +3094,32 @@ def _hook_registered(index: ModuleIndex, function) -> bool:
     return any(s.function is function and method_name(s.node) == "register_hook" for s in index.calls)
 
 
-def _loader_step_loop(index: ModuleIndex, loop) -> bool:
+def _loader_step_loop(index: ModuleIndex, loop, backward: int) -> bool:
     """(torch-fix150) PP511's loop class at `medium`: the loop takes its batches from a data source by name
-    (`for i, (image, label) in enumerate(tqdm(train_data)):`, `for i, data in enumerate(train_loader):`; not
-    a `range` of optimisation steps over one input, nor a `while`), builds its loss from them (the caller's
-    `_assigned_in`), carries no state into the next step (`carried_state` None) and steps an optimizer in
-    its own body after its one backward: a plain training step, whose graph nothing reads again. The loops
-    the class leaves at `low` are the ones its wrong reads came from: optimisation loops over `range`
-    (MoleculeSTM's latent edits, TRADES' attack steps, PPUU's z loop), states carried across steps (DMNC,
-    TBPTT). First reads on 29-49 of the class: 7 right of 7 (rainbow-memory's four regularisers, hold-out
-    39; BiC's `stage1`/`stage1_distill`, hold-out 48, listed; the SoLi SRNN, hold-out 49). Hold-outs 13-28
-    have no checkout left, so which of their PP511 reads the class holds cannot be rerun; by the notes, fresh
-    graphs each step were read right there (E2E, GAMENet's and LEAP's trainers) and SafeDrug's `MPNN_emb`,
-    made once in `__init__` and read by every step, wrong."""
+    (`for i, (image, label) in enumerate(tqdm(train_data)):`, `for i, data in enumerate(train_loader):`; not a
+    `range` of optimisation steps over one input, nor a `while`), builds its loss from them (the caller's
+    `_assigned_in`), carries no state into the next step (`carried_state` None) and steps an optimizer in its
+    own body (not in a loop nested in it) after its backward at line `backward` (review28 item 20: a step
+    anywhere in the loop, before the backward or in an inner loop, counted): a plain training step, whose graph
+    nothing reads again. The loops the class leaves at `low` are the ones its wrong reads came from:
+    optimisation loops over `range` (MoleculeSTM's latent edits, TRADES' attack steps, PPUU's z loop), states
+    carried across steps (DMNC, TBPTT). First reads on 29-49 of the class: 7 right of 7 (rainbow-memory's four
+    regularisers, hold-out 39; BiC's `stage1`/`stage1_distill`, hold-out 48, listed; the SoLi SRNN, hold-out
+    49). Hold-outs 13-28 have no checkout left, so which of their PP511 reads the class holds cannot be rerun;
+    by the notes, fresh graphs each step were read right there (E2E, GAMENet's and LEAP's trainers) and
+    SafeDrug's `MPNN_emb`, made once in `__init__` and read by every step, wrong."""
     if not isinstance(loop, ast.For):
         return False
     source = loop_source(loop)
     if not isinstance(source, ast.Name | ast.Attribute):
         return False
-    after = [
-        n
-        for n in loop_nodes(index, loop)
-        if isinstance(n, ast.Call)
-        and method_name(n) == "step"
-        and is_step_call(n)
-        and "sched" not in (base_name(n.func.value) or "").lower()
-    ]
-    return bool(after)
+    return any(
+        site.node.lineno > backward
+        and method_name(site.node) == "step"
+        and is_step_call(site.node)
+        and "sched" not in (base_name(site.node.func.value) or "").lower()  # (`optimizer_scheduler.step()`)
+        for site in facts(index).direct.get(id(loop), ())
+    )
 
 
 def _graph_from_before(index: ModuleIndex, loop, root: str, function) -> str | None:

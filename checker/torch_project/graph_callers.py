@@ -36,7 +36,7 @@ import functools
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, parameter_names, statements_in
+from checker.module import FUNCTION_TYPES, ModuleIndex, dotted_name, parameter_names, statements_in
 from checker.project_files import import_word, import_words, names_file
 from checker.rules import rule_selected
 from checker.rules.torch_common import (
@@ -129,6 +129,8 @@ def _called_without_grad(texts: dict[str, str], reported: dict[str, set[int]]) -
     if not defs:
         return set()
     dropped = set()
+    # (review28 item 19: the answer does not depend on the caller; asked once per def)
+    elsewhere = functools.cache(functools.partial(_called_with_grad_elsewhere, texts))
     for path in callers:
         text = texts[path]
         first = min((at for word in _NO_GRAD_WORDS if (at := text.find(word)) >= 0), default=-1)
@@ -143,16 +145,18 @@ def _called_without_grad(texts: dict[str, str], reported: dict[str, set[int]]) -
         index = parse_index(text, torch_only=False)
         if index is None:
             continue
-        for name in names:
-            for def_path, method, lines in defs[name]:
-                if def_path == path:
-                    continue
-                if not method and not imported_entries(index, name, path, [(def_path,)]):
-                    continue  # (a def of that name the module does not import from the def's file)
-                if _runs_under_no_grad(index, name, method) and not (
-                    not method and _called_with_grad_elsewhere(texts, name, def_path)
-                ):
-                    dropped |= {(def_path, line) for line in lines}
+        guarded = [  # (this module's facts first, then the other modules': `facts` holds one module's)
+            (name, def_path, method, lines)
+            for name in names
+            for def_path, method, lines in defs[name]
+            if def_path != path
+            # (a def of that name the module does not import from the def's file: not this one)
+            and (method or imported_entries(index, name, path, [(def_path,)]))
+            and _runs_under_no_grad(index, name, method)
+        ]
+        for name, def_path, method, lines in guarded:
+            if method or not elsewhere(name, def_path):
+                dropped |= {(def_path, line) for line in lines}
     return dropped
 
 
@@ -162,7 +166,10 @@ def _called_with_grad_elsewhere(texts: dict[str, str], name: str, def_path: str)
     it off): one caller's no_grad does not make the def's pass graph-free at the other's. CSI's
     `test_classifier` (hold-out 48 `evals/evals.py` 61, listed, missed at every level): `eval.py` calls it
     under no_grad, `train.py` every `error_step` epochs without. Defs only (a method's name may be
-    another class's); asked only of a def some module runs under no_grad."""
+    another class's); asked only of a def some module runs under no_grad. A call is `name(...)`, or
+    `module.name(...)` through an `import` of a module (review28 item 8: `meter.top1_error(...)`, a method
+    of another class, counted as a call of the def `top1_error`). Asked once per def, after the caller's
+    own questions (`facts` keeps one module's TorchFacts: review28 item 19)."""
     word = import_word(def_path)
     for path, text in texts.items():
         if path == def_path or f"{name}(" not in text or word not in import_words(text):
@@ -170,17 +177,31 @@ def _called_with_grad_elsewhere(texts: dict[str, str], name: str, def_path: str)
         index = parse_index(text, torch_only=False)
         if index is None or not imported_entries(index, name, path, [(def_path,)]):
             continue
+        modules = _imported_modules(index)
         fx = facts(index)
         for site in index.calls:
             func = site.node.func
-            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if called != name:
+            if isinstance(func, ast.Attribute):
+                if func.attr != name or dotted_name(func.value) not in modules:
+                    continue
+            elif not (isinstance(func, ast.Name) and func.id == name):
                 continue
             if not fx.site_without_grad(site) and not (
                 site.function is not None and callers_disable_grad(site.function, index)
             ):
                 return True
     return False
+
+
+def _imported_modules(index: ModuleIndex) -> set[str]:
+    """The names an `import` binds to a module (`import utils.metrics as m` -> `m`; `import utils.metrics`
+    -> `utils.metrics`)."""
+    return {
+        alias.asname or alias.name
+        for node in index.imports
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
 
 
 def _may_call(text: str, name: str, entries: list) -> bool:
