@@ -1419,6 +1419,17 @@ def test_pp506_a_round_trip_through_names_takes_its_loop_as_a_parameter():
     assert not torch_moves._device_round_trip(name, bound, 4)
 
 
+def test_pp506_a_counting_loop_is_a_range_of_any_spelling():
+    """(review 28 item 12) `_counts` is built on `rules.common.is_range_call`: Python 2's `xrange` counts too."""
+    from checker.rules import torch_moves
+
+    def counts(text: str) -> bool:
+        return torch_moves._counts(ast.parse(text, mode="eval").body)
+
+    assert counts("xrange(2000)") and counts("enumerate(range(n))") and counts("tqdm.trange(n)")
+    assert not counts("loader") and not counts("enumerate(zip(words, labels))")
+
+
 def _pp503_levels(source: str, path: str = "t.py") -> dict[int, str]:
     findings, _ = check_snippets([textwrap.dedent(source)], path)
     return {f.line: f.confidence for f in findings if f.rule == "PP503"}

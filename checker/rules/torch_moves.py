@@ -33,6 +33,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
+from checker.rules.common import is_range_call
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
     OPTIONS,
@@ -3193,12 +3194,16 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 
 
 def _counts(iterated: ast.expr) -> bool:
-    """(torch-fix148) `range(n)` or `enumerate(range(n))`: a loop over numbers, not over rows of data."""
+    """(torch-fix148) `range(n)` or `enumerate(range(n))`: a loop over numbers, not over rows of data.
+    (review 28 item 12) `range` is `rules.common.is_range_call` (Python 2's `xrange` too), besides tqdm's
+    `trange` and an attribute's `range` (`six.moves.range`, `tqdm.trange`)."""
     while isinstance(iterated, ast.Call) and base_name(iterated.func) in ("enumerate", "reversed", "tqdm"):
         if not iterated.args:
             return False
         iterated = iterated.args[0]
-    return isinstance(iterated, ast.Call) and base_name(iterated.func) in ("range", "trange")
+    return is_range_call(iterated) or (
+        isinstance(iterated, ast.Call) and base_name(iterated.func) in ("range", "trange")
+    )
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
