@@ -3419,12 +3419,43 @@ def _in_error_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
     """(torch-fix148) The copy sits in the body of an `if` that tests for a NaN or an infinity (`if
     torch.isnan(self.K).any():`, `if (loss != loss).any():`): a fallback for a failed solve, as an `except`
     handler is (`_in_except_branch`), not a copy of every step. Koopa's least-squares operators replaced by
-    `torch.eye(n).to(device)` (hold-out 49: 3 wrong at `high`); the test itself is a host read PP501 may count."""
+    `torch.eye(n).to(device)` (hold-out 49: 3 wrong at `high`); the test itself is a host read PP501 may count.
+    (review 28 item 1) The branch the failure takes (`_error_branch`): not the body of `if not
+    torch.isnan(loss).any():`, the normal path of every step."""
     chain = [call, *facts(index).ancestors(call, function)]
     return any(
-        isinstance(up, ast.If) and any(child is b for b in up.body) and _error_test(up.test)
+        isinstance(up, ast.If) and any(child is b for b in _error_branch(up))
         for child, up in zip(chain, chain[1:], strict=False)
     )
+
+
+def _error_branch(branch: ast.If) -> list:
+    """(review 28 item 1) The statements of the `if` that run when its test finds a NaN or an infinity: the
+    body of `if torch.isnan(x).any():`, the `else` of `if not torch.isnan(x).any():` and of `if
+    torch.isfinite(x).all():`. None when a NaN test is negated inside a larger test (`if not
+    torch.isnan(loss) and ok:`: either branch may be the normal one)."""
+    test, negated = branch.test, False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if _finite_test(test):
+        negated = not negated
+    elif not _error_test(test) or any(
+        isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and _error_test(n.operand)
+        for n in ast.walk(test)
+    ):
+        return []
+    return branch.orelse if negated else branch.body
+
+
+def _finite_test(test: ast.expr) -> bool:
+    """`torch.isfinite(x).all()`, `np.isfinite(loss)`, `math.isfinite(v)`: true when nothing failed."""
+    while (
+        isinstance(test, ast.Call)
+        and method_name(test) in ("all", "item")
+        and isinstance(test.func, ast.Attribute)
+    ):
+        test = test.func.value
+    return isinstance(test, ast.Call) and base_name(test.func) == "isfinite"
 
 
 def _error_test(test: ast.expr) -> bool:
@@ -3678,6 +3709,7 @@ def _held_host_tensor(
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     if converted:  # (not a buffer another method writes rows into: `self.obs_buf[self.ptr] = obs`)
         converted -= _rows_written(methods.values(), init)
+        converted -= _placed_on_device(stores, converted, index)  # (`torch.zeros(4, 2, device=device)`)
     made_value = functools.partial(_made_in_init, index, stores, init)
 
     # (torch-fix153) or a name `__init__` bound so: `mean = torch.tensor(mean)`, then `self.mean = mean`
@@ -3795,17 +3827,40 @@ def _rows_written(methods, init: frozenset[int]) -> set[str]:
     }
 
 
+def _placed_on_device(stores: Mapping, attrs: set[str], index: ModuleIndex) -> set[str]:
+    """(review 28 item 2) Of `attrs`, those a store gives a tensor made on the device (`self.anchors =
+    torch.zeros(4, 2, device=device)`, `.cuda()`, `.to(device)`): there is nothing on the host to convert."""
+    return {a for a in attrs if any(_made_on_device(value, index) for _, value in stores.get(a, ()))}
+
+
+def _made_on_device(value: ast.AST | None, index: ModuleIndex) -> bool:
+    """The value's last call places it on a device: a move (`.cuda()`, `.to(device)`) or a factory given a
+    `device=` that is not the CPU, through the methods that keep a tensor where it is (`_PASS_THROUGH`)."""
+    while isinstance(value, ast.Call):
+        if is_device_move(value, index) or any(
+            k.arg == "device" and not (isinstance(k.value, ast.Constant) and k.value.value in (None, "cpu"))
+            for k in value.keywords
+        ):
+            return True
+        if method_name(value) not in _PASS_THROUGH:
+            return False
+        value = value.func.value
+    return False
+
+
 def _converted_attribute(value: ast.AST, index: ModuleIndex) -> str | None:
     """(torch-fix148) `x` of `torch.FloatTensor(self.x).transpose(0, 1).cuda()`: a one-argument torch
     constructor of an attribute of `self`, under methods that keep a tensor where it is. Whatever `__init__`
     bound there (CrossNER's entity embeddings loaded as a NumPy array), the constructor converts it on the
     host anew on every call, and the copy follows. Asked in a `forward` only, and not of a buffer that
-    another method writes rows into (`_rows_written`: an RL rollout buffer's `get`, hold-out 29)."""
+    another method writes rows into (`_rows_written`: an RL rollout buffer's `get`, hold-out 29). (review 28
+    item 2) Not `torch.as_tensor`, which copies nothing when given a tensor (one `__init__` made may be on the
+    device already), nor an attribute a store places on the device (`_placed_on_device`)."""
     while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
         value = value.func.value
     if not (
         isinstance(value, ast.Call)
-        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy", "torch.as_tensor"}
+        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy"}
         and len(value.args) == 1
         and not value.keywords
     ):
