@@ -1394,6 +1394,42 @@ def test_pp506_skips_a_copy_of_a_name_an_except_branch_binds_as_a_fallback():
     assert [(f.line, f.column) for f in findings if f.rule == "PP506"] == [(20, 56)]
 
 
+def test_pp506_a_round_trip_through_names_takes_its_loop_as_a_parameter():
+    """(review 28 item 11) `_device_round_trip` follows names only in a loop's body, and the caller now says
+    which loop: any `bound` works (a lambda here), not only `functools.partial(_bound_before, index, loop)`."""
+    from checker.rules import torch_moves
+
+    tree = ast.parse(
+        "for p in params:\n"
+        "    grad = p.grad.data.cpu().numpy()\n"
+        "    grad = np.where(w == 0, 0, grad)\n"
+        "    torch.from_numpy(grad)\n"
+    )
+    loop = tree.body[0]
+    values = {n.targets[0].id: [] for n in loop.body if isinstance(n, ast.Assign)}
+    for n in loop.body:
+        if isinstance(n, ast.Assign):
+            values[n.targets[0].id].append(n.value)
+
+    def bound(line, name):
+        return next((v for v in reversed(values.get(name, [])) if v.lineno < line), None)
+
+    name = ast.Name("grad", ast.Load())
+    assert torch_moves._device_round_trip(name, bound, 4, loop=loop)
+    assert not torch_moves._device_round_trip(name, bound, 4)
+
+
+def test_pp506_a_counting_loop_is_a_range_of_any_spelling():
+    """(review 28 item 12) `_counts` is built on `rules.common.is_range_call`: Python 2's `xrange` counts too."""
+    from checker.rules import torch_moves
+
+    def counts(text: str) -> bool:
+        return torch_moves._counts(ast.parse(text, mode="eval").body)
+
+    assert counts("xrange(2000)") and counts("enumerate(range(n))") and counts("tqdm.trange(n)")
+    assert not counts("loader") and not counts("enumerate(zip(words, labels))")
+
+
 def _pp503_levels(source: str, path: str = "t.py") -> dict[int, str]:
     findings, _ = check_snippets([textwrap.dedent(source)], path)
     return {f.line: f.confidence for f in findings if f.rule == "PP503"}

@@ -33,6 +33,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
+from checker.rules.common import is_range_call
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
     OPTIONS,
@@ -134,6 +135,7 @@ def _created_on_host(
     settled: Callable[[ast.AST, int], bool] = lambda node, line: False,
     depth: int = 0,
     counted: Callable[[ast.AST, int], bool] = lambda node, line: False,
+    loop: ast.AST | None = None,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
@@ -142,7 +144,8 @@ def _created_on_host(
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
     line)` says an array handed to `torch.from_numpy` is the same on every pass (`_same_array_each_pass`);
     (torch-fix102) `counted(node, line)` says a constructor's one argument is a number of the loop's counter
-    (`_counter_fill`: a timestep tensor filled on the host at every step of a sampling loop).
+    (`_counter_fill`: a timestep tensor filled on the host at every step of a sampling loop). `loop` is the
+    loop whose body `bound` reads, or None when it reads a def's (`_device_round_trip` follows names only then).
     `depth` counts the operands and joined parts followed on the way here: a tensor grown in its loop
     (`t = torch.cat((t, row), 0)`) names itself among its parts, so past `_MAX_PARTS_DEPTH` the trace gives up
     (it raised RecursionError on three files of hold-out 21, reported as "too deeply nested")."""
@@ -176,7 +179,7 @@ def _created_on_host(
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
                 made = [
-                    _created_on_host(side, index, steady, bound, outside, settled, depth + 1, counted)
+                    _created_on_host(side, index, steady, bound, outside, settled, depth + 1, counted, loop)
                     for side in sides
                 ]
                 return made[0] if None not in made else None
@@ -215,7 +218,8 @@ def _created_on_host(
         if joined:
             parts = joined  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
             if all(
-                _created_on_host(part, index, steady, bound, outside, settled, depth + 1, counted) is not None
+                _created_on_host(part, index, steady, bound, outside, settled, depth + 1, counted, loop)
+                is not None
                 for part in parts
             ):
                 return name  # rotation labels joined from host factories: one host tensor
@@ -230,7 +234,7 @@ def _created_on_host(
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
-                or _device_round_trip(node.args[0], bound, line)
+                or _device_round_trip(node.args[0], bound, line, loop=loop)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -271,7 +275,7 @@ def _created_on_host(
                 )
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
-                and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
+                and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line, loop=loop))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
                 and not (len(node.args) == 1 and _named_fixed_array(node.args[0], index, steady, bound, line))
                 and not (
@@ -283,7 +287,7 @@ def _created_on_host(
                         bound,
                         line,
                         lambda part, at: _created_on_host(
-                            part, index, steady, bound, outside, settled, depth + 1, counted
+                            part, index, steady, bound, outside, settled, depth + 1, counted, loop
                         ),
                     )
                 )
@@ -2463,11 +2467,16 @@ def check_created_then_moved(
         bound = functools.partial(_bound_before, index, scope)
         settled = functools.partial(_same_array_each_pass, index, loop, site.function, bound)
         counted = functools.partial(_of_counter, index, loop, bound)
+        rows = loop if isinstance(loop, LOOP_TYPES) else None  # (`bound` reads this loop's body)
         made = next(
             (
                 m
                 for v in moved
-                if (m := _created_on_host(v, index, steady, bound, outside, settled, counted=counted))
+                if (
+                    m := _created_on_host(
+                        v, index, steady, bound, outside, settled, counted=counted, loop=rows
+                    )
+                )
                 is not None
             ),
             None,
@@ -3185,12 +3194,16 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 
 
 def _counts(iterated: ast.expr) -> bool:
-    """(torch-fix148) `range(n)` or `enumerate(range(n))`: a loop over numbers, not over rows of data."""
+    """(torch-fix148) `range(n)` or `enumerate(range(n))`: a loop over numbers, not over rows of data.
+    (review 28 item 12) `range` is `rules.common.is_range_call` (Python 2's `xrange` too), besides tqdm's
+    `trange` and an attribute's `range` (`six.moves.range`, `tqdm.trange`)."""
     while isinstance(iterated, ast.Call) and base_name(iterated.func) in ("enumerate", "reversed", "tqdm"):
         if not iterated.args:
             return False
         iterated = iterated.args[0]
-    return isinstance(iterated, ast.Call) and base_name(iterated.func) in ("range", "trange")
+    return is_range_call(iterated) or (
+        isinstance(iterated, ast.Call) and base_name(iterated.func) in ("range", "trange")
+    )
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
@@ -3406,12 +3419,43 @@ def _in_error_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
     """(torch-fix148) The copy sits in the body of an `if` that tests for a NaN or an infinity (`if
     torch.isnan(self.K).any():`, `if (loss != loss).any():`): a fallback for a failed solve, as an `except`
     handler is (`_in_except_branch`), not a copy of every step. Koopa's least-squares operators replaced by
-    `torch.eye(n).to(device)` (hold-out 49: 3 wrong at `high`); the test itself is a host read PP501 may count."""
+    `torch.eye(n).to(device)` (hold-out 49: 3 wrong at `high`); the test itself is a host read PP501 may count.
+    (review 28 item 1) The branch the failure takes (`_error_branch`): not the body of `if not
+    torch.isnan(loss).any():`, the normal path of every step."""
     chain = [call, *facts(index).ancestors(call, function)]
     return any(
-        isinstance(up, ast.If) and any(child is b for b in up.body) and _error_test(up.test)
+        isinstance(up, ast.If) and any(child is b for b in _error_branch(up))
         for child, up in zip(chain, chain[1:], strict=False)
     )
+
+
+def _error_branch(branch: ast.If) -> list:
+    """(review 28 item 1) The statements of the `if` that run when its test finds a NaN or an infinity: the
+    body of `if torch.isnan(x).any():`, the `else` of `if not torch.isnan(x).any():` and of `if
+    torch.isfinite(x).all():`. None when a NaN test is negated inside a larger test (`if not
+    torch.isnan(loss) and ok:`: either branch may be the normal one)."""
+    test, negated = branch.test, False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if _finite_test(test):
+        negated = not negated
+    elif not _error_test(test) or any(
+        isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and _error_test(n.operand)
+        for n in ast.walk(test)
+    ):
+        return []
+    return branch.orelse if negated else branch.body
+
+
+def _finite_test(test: ast.expr) -> bool:
+    """`torch.isfinite(x).all()`, `np.isfinite(loss)`, `math.isfinite(v)`: true when nothing failed."""
+    while (
+        isinstance(test, ast.Call)
+        and method_name(test) in ("all", "item")
+        and isinstance(test.func, ast.Attribute)
+    ):
+        test = test.func.value
+    return isinstance(test, ast.Call) and base_name(test.func) == "isfinite"
 
 
 def _error_test(test: ast.expr) -> bool:
@@ -3486,7 +3530,7 @@ def _host_rows_per_pass(index: ModuleIndex, site, moved: list, stepped: frozense
     scope = site.function if site.function is not None else index.tree
     start = getattr(scope, "lineno", 0)
     values = [v for v in index.name_values.get(name, ()) if start <= getattr(v, "lineno", -1) < loop.lineno]
-    if not values or (site.function is not None and not _inside(values[-1], site.function)):
+    if not values:
         return None
     last = max(values, key=lambda v: v.lineno)
     made = _created_on_host(last, index) if _host_made(last, index) or isinstance(last, ast.Call) else None
@@ -3501,11 +3545,6 @@ def _host_rows_per_pass(index: ModuleIndex, site, moved: list, stepped: frozense
         f"every run of the loop at line {loop.lineno}; move `{name}` to the device once before the loop",
         confidence="low" if confidence == "low" else None,
     )
-
-
-def _inside(node: ast.AST, scope: ast.AST) -> bool:
-    """The node lies within the lines of the scope."""
-    return scope.lineno <= getattr(node, "lineno", -1) <= getattr(scope, "end_lineno", scope.lineno)
 
 
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
@@ -3670,6 +3709,7 @@ def _held_host_tensor(
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     if converted:  # (not a buffer another method writes rows into: `self.obs_buf[self.ptr] = obs`)
         converted -= _rows_written(methods.values(), init)
+        converted -= _placed_on_device(stores, converted, index)  # (`torch.zeros(4, 2, device=device)`)
     made_value = functools.partial(_made_in_init, index, stores, init)
 
     # (torch-fix153) or a name `__init__` bound so: `mean = torch.tensor(mean)`, then `self.mean = mean`
@@ -3787,17 +3827,40 @@ def _rows_written(methods, init: frozenset[int]) -> set[str]:
     }
 
 
+def _placed_on_device(stores: Mapping, attrs: set[str], index: ModuleIndex) -> set[str]:
+    """(review 28 item 2) Of `attrs`, those a store gives a tensor made on the device (`self.anchors =
+    torch.zeros(4, 2, device=device)`, `.cuda()`, `.to(device)`): there is nothing on the host to convert."""
+    return {a for a in attrs if any(_made_on_device(value, index) for _, value in stores.get(a, ()))}
+
+
+def _made_on_device(value: ast.AST | None, index: ModuleIndex) -> bool:
+    """The value's last call places it on a device: a move (`.cuda()`, `.to(device)`) or a factory given a
+    `device=` that is not the CPU, through the methods that keep a tensor where it is (`_PASS_THROUGH`)."""
+    while isinstance(value, ast.Call):
+        if is_device_move(value, index) or any(
+            k.arg == "device" and not (isinstance(k.value, ast.Constant) and k.value.value in (None, "cpu"))
+            for k in value.keywords
+        ):
+            return True
+        if method_name(value) not in _PASS_THROUGH:
+            return False
+        value = value.func.value
+    return False
+
+
 def _converted_attribute(value: ast.AST, index: ModuleIndex) -> str | None:
     """(torch-fix148) `x` of `torch.FloatTensor(self.x).transpose(0, 1).cuda()`: a one-argument torch
     constructor of an attribute of `self`, under methods that keep a tensor where it is. Whatever `__init__`
     bound there (CrossNER's entity embeddings loaded as a NumPy array), the constructor converts it on the
     host anew on every call, and the copy follows. Asked in a `forward` only, and not of a buffer that
-    another method writes rows into (`_rows_written`: an RL rollout buffer's `get`, hold-out 29)."""
+    another method writes rows into (`_rows_written`: an RL rollout buffer's `get`, hold-out 29). (review 28
+    item 2) Not `torch.as_tensor`, which copies nothing when given a tensor (one `__init__` made may be on the
+    device already), nor an attribute a store places on the device (`_placed_on_device`)."""
     while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
         value = value.func.value
     if not (
         isinstance(value, ast.Call)
-        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy", "torch.as_tensor"}
+        and index.resolver.call_name(value) in {*_CONSTRUCTORS, "torch.from_numpy"}
         and len(value.args) == 1
         and not value.keywords
     ):
@@ -4817,12 +4880,6 @@ def _elements_written(loop, name: str) -> bool:
     )
 
 
-def _loop_scoped(bound: Callable) -> bool:
-    """(torch-fix148) `bound` is `_bound_before` over a loop's body (not a def's, nor the no-op default)."""
-    scope = bound.args[1] if isinstance(bound, functools.partial) and len(bound.args) > 1 else None
-    return isinstance(scope, LOOP_TYPES)
-
-
 # (torch-fix148) the methods a device read and its NumPy work use on the way to the copy back
 _ROUND_TRIP_METHODS = frozenset(
     {"cpu", "numpy", "detach", "astype", "reshape", "copy", "squeeze", "transpose", "flatten", "clone"}
@@ -4849,7 +4906,11 @@ def _numpy_work(node: ast.AST) -> bool:
 
 
 def _device_round_trip(
-    node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0, hops: int = 0
+    node: ast.AST,
+    bound: Callable = lambda line, name: None,
+    line: int = 0,
+    hops: int = 0,
+    loop: ast.AST | None = None,
 ) -> bool:
     """(torch-fix94) The array handed to the constructor is worked out on the host from a device tensor read
     back in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, DeepSpeaker's
@@ -4863,20 +4924,20 @@ def _device_round_trip(
     Compression's `grad = p.grad.data.cpu().numpy()`, `grad = np.where(w == 0, 0, grad)`, then
     `torch.from_numpy(grad).to(device)` for every parameter on every step (a read through names counts only
     when it detaches or takes `.data`: l2p's `target.cpu().numpy()` of the step's batch is not followed); only
-    where `bound` reads a loop's
-    body (`_loop_scoped`): a def's straight-line flip ensemble for tests (`flipped = x.data.cpu().numpy()[...,
-    ::-1].copy()`, `torch.Tensor(flipped)`, `forward_x8`) is left as before."""
+    where `bound` reads the body of `loop` (review 28 item 11: the caller gives the loop, or None): a def's
+    straight-line flip ensemble for tests (`flipped = x.data.cpu().numpy()[..., ::-1].copy()`,
+    `torch.Tensor(flipped)`, `forward_x8`) is left as before."""
     if isinstance(node, ast.Name):
-        held = bound(line, node.id) if hops < 2 and _loop_scoped(bound) else None
-        if held is not None and _elements_written(bound.args[1], node.id):
+        held = bound(line, node.id) if hops < 2 and loop is not None else None
+        if held is not None and _elements_written(loop, node.id):
             return False  # (`out[a, k] += 20` row by row: host work on the array, as `_filled_by_item`)
         return (
             held is not None
             and _numpy_work(held)
-            and _device_round_trip(held, bound, getattr(held, "lineno", line), hops + 1)
+            and _device_round_trip(held, bound, getattr(held, "lineno", line), hops + 1, loop)
         )
     if hops and any(
-        _device_round_trip(n, bound, line, hops) for n in ast.walk(node) if isinstance(n, ast.Name)
+        _device_round_trip(n, bound, line, hops, loop) for n in ast.walk(node) if isinstance(n, ast.Name)
     ):
         return True
     for n in ast.walk(node):
