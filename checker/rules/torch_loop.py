@@ -325,7 +325,12 @@ def _setup_in_loops(index: ModuleIndex):
                 # purpose, restarts after a NaN loss, once per DAgger epoch), so `low`
                 else "low"
                 if _builds_optimizer(site.node, index)
-                and (enclosing or not _over_batches(loop, index) or nests_loop(loop, fx.step_loops))
+                and (
+                    enclosing
+                    or not _over_batches(loop, index)
+                    or _optimises_an_item(site.node, loop)
+                    or nests_loop(loop, fx.step_loops)
+                )
                 else None,
             )
 
@@ -342,7 +347,7 @@ def _over_batches(loop, index: ModuleIndex) -> bool:
     (`bench/data/torch_fixed_lines.csv`), reported `medium` again. One built per client, restart, repeat or
     fold (a loop over `range(...)`, `trange(steps)`, `while`, folds) stays `low`: 0 right of 6 first reads
     (torch-fix138)."""
-    if not isinstance(loop, ast.For | ast.AsyncFor):
+    if not isinstance(loop, ast.For | ast.AsyncFor) or _draws_from_items(loop):
         return False
     for node in ast.walk(loop.iter):
         if isinstance(node, ast.Name):
@@ -354,6 +359,30 @@ def _over_batches(loop, index: ModuleIndex) -> bool:
         elif isinstance(node, ast.Call) and (index.resolver.call_name(node) or "").endswith(".DataLoader"):
             return True
     return False
+
+
+def _draws_from_items(loop) -> bool:
+    """(review 28 item 6) The body takes batches from the item of each pass (`next(iter(client_loader))`,
+    `iter(task_loader)`): the loop iterates loaders, one per client or task, not batches, whatever the list
+    is named (`zip(client_models, client_loaders)`)."""
+    items = loop_targets(loop)
+    return any(
+        isinstance(arg := builtin_call(node, ("iter", "next")), ast.Name) and arg.id in items
+        for node in body_nodes(loop.body)
+    )
+
+
+def _optimises_an_item(node: ast.Call, loop) -> bool:
+    """(review 28 item 6) The optimizer built in the loop takes the parameters of the loop's own item
+    (`for local, client_loader in zip(client_models, ...): opt = SGD(local.parameters())`): one model per
+    pass, each with its optimizer (a federated client, a task), not one model stepped per batch."""
+    items = loop_targets(loop)
+    return any(
+        isinstance(inner, ast.Call)
+        and method_name(inner) in ("parameters", "named_parameters")
+        and base_name(inner.func.value) in items
+        for inner in ast.walk(node)
+    )
 
 
 _CATCH_ALL = frozenset({"Exception", "BaseException", "NameError", "UnboundLocalError"})
@@ -3117,10 +3146,10 @@ def _names_cpu_move(call: ast.Call) -> bool:
     return method_name(call) == "to" and len(call.args) == 1 and _names_cpu(call.args[0])
 
 
-def _host_read(node: ast.AST) -> ast.AST | None:
+def _host_read(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
     """The expression a host read takes: `e` of `e.item()`, `e.tolist()`, `e.cpu()`, `e.numpy()`,
-    `e.to("cpu")`, `e.nonzero()` (its size is read) and of `int(e)`/`float(e)` (not of `int(e.item())`,
-    whose read is the `.item()`)."""
+    `e.to("cpu")`, `e.nonzero()` and `torch.nonzero(e)` under any import name (its size is read) and of
+    `int(e)`/`float(e)` (not of `int(e.item())`, whose read is the `.item()`)."""
     if not isinstance(node, ast.Call):
         return None
     method = method_name(node)
@@ -3131,13 +3160,8 @@ def _host_read(node: ast.AST) -> ast.AST | None:
         return None  # (`t[i].numpy()` with no `.cpu()`: `t` is on the host already, or this would fail)
     if method in _ROW_READS and not node.args:
         return node.func.value
-    if (
-        method == "nonzero"
-        and len(node.args) == 1
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "torch"
-    ):
-        return node.args[0]  # (torch-fix149) `torch.nonzero(v_grad_mask[x])`: the function form (CSS-VQA)
+    if method == "nonzero" and len(node.args) == 1 and index.resolver.call_name(node) == "torch.nonzero":
+        return node.args[0]  # (torch-fix149) `th.nonzero(v_grad_mask[x])`: the function form (CSS-VQA)
     if _names_cpu_move(node):
         return node.func.value
     if (
@@ -3167,7 +3191,10 @@ def _reading_loops(index: ModuleIndex) -> set[int]:
         "reading_loops",
         None,
         lambda: {
-            id(loop) for site in index.calls if site.loops and _host_read(site.node) for loop in site.loops
+            id(loop)
+            for site in index.calls
+            if site.loops and _host_read(site.node, index)
+            for loop in site.loops
         },
     )
 
@@ -3244,7 +3271,7 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
         if not reads:
             calls = []
         for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
-            read = _host_read(call)
+            read = _host_read(call, index)
             if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
                 continue
             if _module_moved(call, index):
