@@ -3746,7 +3746,7 @@ def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     function = index.loop_function.get(id(loop))
     for owner, var in pairs:
         if not (
-            _one_value_bound(index, function, owner, loop.lineno)
+            _one_tensor_bound(index, function, owner, loop.lineno, comparisons=True)
             and _on_device_at(index, function, owner, loop.lineno)
         ):
             continue
@@ -3789,7 +3789,7 @@ def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
     function = index.loop_function.get(id(comp))
     for owner, var in pairs:
         if var not in tested or not (
-            _one_value_bound(index, function, owner, comp.lineno)
+            _one_tensor_bound(index, function, owner, comp.lineno, comparisons=True)
             and _on_device_at(index, function, owner, comp.lineno)
         ):
             continue
@@ -3871,31 +3871,6 @@ def _element_tests(body, vocabulary: bool = False) -> dict[str, ast.AST]:
                 for name in names:
                     found.setdefault(name, test)
     return found
-
-
-def _one_value_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
-    """Every binding of `name` in the def above `line` gives one tensor: a call that gives no list
-    (`_one_tensor_bound`'s), a subscript, or a comparison or arithmetic (`correct = pred == label`)."""
-    scope = function or index.tree
-    bound = [
-        node
-        for node in [*_scope_nodes(index, scope, ast.Assign), *_scope_nodes(index, scope, ast.AugAssign)]
-        if node.lineno < line
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
-    return bool(bound) and all(
-        isinstance(node, ast.Assign)
-        and (
-            isinstance(node.value, ast.Call)
-            and not _list_value(node.value, index)
-            and not _returns_list(index, node.value)
-            or isinstance(node.value, ast.Subscript | ast.Compare | ast.BinOp)
-        )
-        for node in bound
-    )
 
 
 def _per_pass_loop(loop, index: ModuleIndex) -> bool:
@@ -4075,13 +4050,15 @@ def _batch_pass(site, index: ModuleIndex) -> bool:
     return bool(site.loops) and model_pass(index, site.loops)
 
 
-def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
+def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int, comparisons: bool = False) -> bool:
     """Every binding of `name` in the def above `line` is a call that gives one tensor (`Y = Y[...].to(device)`,
     `mask = (t > 0).float().cuda()`), not a list or tuple of tensors: `splited = torch.split(x, c, dim=1)`
     (ResNeSt's radix sum), `losses = [...]` then `losses += [...]` (few_shot_gaze's loss terms), whose Python
     `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong), nor what a def of the
     module returns when that is one (`parts = self.halves(x)`, returning `torch.split(...)`: `_returns_list`,
-    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note)."""
+    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note). With `comparisons`, a
+    comparison or arithmetic gives one tensor too (`correct = pred == label`; review 28 item 17: one
+    definition for PP509's row owners)."""
     scope = function or index.tree
     bound = [
         node
@@ -4101,6 +4078,8 @@ def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> boo
             # (torch-fix149) a row or a masked select of a tensor, `pos_pair_ = sim_mat[i][labels == labels[i]]`
             # (SDC-IL's `min(pos_pair_)` per sample in a loss, listed on hold-out 48)
             or isinstance(node.value, ast.Subscript)
+            or comparisons
+            and isinstance(node.value, ast.Compare | ast.BinOp)
         )
         for node in bound
     )
@@ -4405,15 +4384,16 @@ def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
         if len(loop.generators) != 1 or isinstance(loop, ast.DictComp):
             return None
         found = _element_bounds(loop.generators[0].iter, loop.generators[0].target)
-        body = [loop.elt]
     else:
         found = None if loop.orelse or breaks_early(loop) else _element_bounds(loop.iter, loop.target)
-        body = loop.body
     if found is None:
         return None
     owner, bounded = found
     function = index.loop_function.get(id(loop))
-    for node in body_nodes(body):
+    # (review 28 item 18: a comprehension's element walked directly; a list made here for `body_nodes` would
+    # be a cache entry no later call can hit)
+    nodes = walk(loop.elt) if isinstance(loop, COMPREHENSION_TYPES) else body_nodes(loop.body)
+    for node in nodes:
         if not isinstance(node, ast.Subscript):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
