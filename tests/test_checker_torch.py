@@ -4694,3 +4694,33 @@ def test_pp511_loader_step_loop_needs_a_step_in_its_own_body_after_the_backward(
     )
     assert nested != plain
     assert _pp511(nested)[7][0] == "low"
+
+
+def test_pp509_one_tensor_bound_takes_comparisons_only_when_asked():
+    """(review 28 item 17) `_one_value_bound` was a copy of `_one_tensor_bound` that also took a comparison
+    or arithmetic; one function with a flag now. `correct = pred == label` is one tensor for PP509's row
+    owners (`comparisons=True`), not for the other callers; a call and a subscript are one for both, a list
+    for neither."""
+    from checker.module import ModuleIndex
+    from checker.rules import torch_common, torch_loop
+
+    tree = ast.parse(
+        "def f(pred, label, model, x):\n"
+        "    correct = pred == label\n"
+        "    out = model(x)\n"
+        "    row = out[0]\n"
+        "    parts = [out, row]\n"
+        "    return correct, out, row, parts\n"
+    )
+    index = ModuleIndex.build(tree)
+    function = tree.body[0]
+    bound = torch_loop._one_tensor_bound
+    try:
+        assert bound(index, function, "correct", 6, comparisons=True)
+        assert not bound(index, function, "correct", 6)
+        for name in ("out", "row"):
+            assert bound(index, function, name, 6) and bound(index, function, name, 6, comparisons=True)
+        assert not bound(index, function, "parts", 6, comparisons=True)
+        assert not hasattr(torch_loop, "_one_value_bound")
+    finally:
+        torch_common.forget_facts(index)

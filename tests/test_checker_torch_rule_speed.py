@@ -254,3 +254,41 @@ def test_module_nodes_of_two_classes_of_one_name_are_two_lists():
         assert torch_common.module_nodes_of(index, other) == []
     finally:
         torch_common.forget_facts(index)
+
+
+def test_a_comprehension_bounded_by_each_length_leaves_no_body_list_in_the_cache():
+    """(review 28 item 18) `_sliced_by_element` listed a comprehension's element with `body_nodes([elt])`: a
+    list made for the call, so its cache entry could never be hit again and kept the list alive until the
+    facts went. The element is walked directly now: every `body_nodes` entry is a statement list of the tree.
+    The finding (Angular-Penalty's `wf[i, :y]` per label in a loss forward) is still made."""
+    source = textwrap.dedent(
+        """
+        import torch
+
+        def train(net, loader, opt):
+            for batch in loader:
+                clean, seq_len = batch[0].cuda(), batch[1].cuda()
+                wf = net(clean)
+                excl = torch.cat([torch.cat((wf[i, :y], wf[i, y + 1 :])) for i, y in enumerate(seq_len)])
+                loss = excl.sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    fx = torch_common.facts(index)
+    try:
+        comp = next(loop for loop in index.loops if isinstance(loop, ast.ListComp))
+        finding = torch_loop._sliced_by_element(comp, index)
+        assert finding is not None and finding.line == 8
+        bodies = {
+            id(getattr(node, field))
+            for node in ast.walk(index.tree)
+            for field in ("body", "orelse")
+            if isinstance(getattr(node, field, None), list)
+        }
+        kept = [entry[0] for (key, _), entry in fx._per_loop.items() if key == "body_nodes"]
+        assert all(id(listed) in bodies for listed in kept)
+    finally:
+        torch_common.forget_facts(index)

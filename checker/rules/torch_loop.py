@@ -325,7 +325,12 @@ def _setup_in_loops(index: ModuleIndex):
                 # purpose, restarts after a NaN loss, once per DAgger epoch), so `low`
                 else "low"
                 if _builds_optimizer(site.node, index)
-                and (enclosing or not _over_batches(loop, index) or nests_loop(loop, fx.step_loops))
+                and (
+                    enclosing
+                    or not _over_batches(loop, index)
+                    or _optimises_an_item(site.node, loop)
+                    or nests_loop(loop, fx.step_loops)
+                )
                 else None,
             )
 
@@ -342,7 +347,7 @@ def _over_batches(loop, index: ModuleIndex) -> bool:
     (`bench/data/torch_fixed_lines.csv`), reported `medium` again. One built per client, restart, repeat or
     fold (a loop over `range(...)`, `trange(steps)`, `while`, folds) stays `low`: 0 right of 6 first reads
     (torch-fix138)."""
-    if not isinstance(loop, ast.For | ast.AsyncFor):
+    if not isinstance(loop, ast.For | ast.AsyncFor) or _draws_from_items(loop):
         return False
     for node in ast.walk(loop.iter):
         if isinstance(node, ast.Name):
@@ -354,6 +359,30 @@ def _over_batches(loop, index: ModuleIndex) -> bool:
         elif isinstance(node, ast.Call) and (index.resolver.call_name(node) or "").endswith(".DataLoader"):
             return True
     return False
+
+
+def _draws_from_items(loop) -> bool:
+    """(review 28 item 6) The body takes batches from the item of each pass (`next(iter(client_loader))`,
+    `iter(task_loader)`): the loop iterates loaders, one per client or task, not batches, whatever the list
+    is named (`zip(client_models, client_loaders)`)."""
+    items = loop_targets(loop)
+    return any(
+        isinstance(arg := builtin_call(node, ("iter", "next")), ast.Name) and arg.id in items
+        for node in body_nodes(loop.body)
+    )
+
+
+def _optimises_an_item(node: ast.Call, loop) -> bool:
+    """(review 28 item 6) The optimizer built in the loop takes the parameters of the loop's own item
+    (`for local, client_loader in zip(client_models, ...): opt = SGD(local.parameters())`): one model per
+    pass, each with its optimizer (a federated client, a task), not one model stepped per batch."""
+    items = loop_targets(loop)
+    return any(
+        isinstance(inner, ast.Call)
+        and method_name(inner) in ("parameters", "named_parameters")
+        and base_name(inner.func.value) in items
+        for inner in ast.walk(node)
+    )
 
 
 _CATCH_ALL = frozenset({"Exception", "BaseException", "NameError", "UnboundLocalError"})
@@ -3117,10 +3146,10 @@ def _names_cpu_move(call: ast.Call) -> bool:
     return method_name(call) == "to" and len(call.args) == 1 and _names_cpu(call.args[0])
 
 
-def _host_read(node: ast.AST) -> ast.AST | None:
+def _host_read(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
     """The expression a host read takes: `e` of `e.item()`, `e.tolist()`, `e.cpu()`, `e.numpy()`,
-    `e.to("cpu")`, `e.nonzero()` (its size is read) and of `int(e)`/`float(e)` (not of `int(e.item())`,
-    whose read is the `.item()`)."""
+    `e.to("cpu")`, `e.nonzero()` and `torch.nonzero(e)` under any import name (its size is read) and of
+    `int(e)`/`float(e)` (not of `int(e.item())`, whose read is the `.item()`)."""
     if not isinstance(node, ast.Call):
         return None
     method = method_name(node)
@@ -3131,13 +3160,8 @@ def _host_read(node: ast.AST) -> ast.AST | None:
         return None  # (`t[i].numpy()` with no `.cpu()`: `t` is on the host already, or this would fail)
     if method in _ROW_READS and not node.args:
         return node.func.value
-    if (
-        method == "nonzero"
-        and len(node.args) == 1
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "torch"
-    ):
-        return node.args[0]  # (torch-fix149) `torch.nonzero(v_grad_mask[x])`: the function form (CSS-VQA)
+    if method == "nonzero" and len(node.args) == 1 and index.resolver.call_name(node) == "torch.nonzero":
+        return node.args[0]  # (torch-fix149) `th.nonzero(v_grad_mask[x])`: the function form (CSS-VQA)
     if _names_cpu_move(node):
         return node.func.value
     if (
@@ -3167,7 +3191,10 @@ def _reading_loops(index: ModuleIndex) -> set[int]:
         "reading_loops",
         None,
         lambda: {
-            id(loop) for site in index.calls if site.loops and _host_read(site.node) for loop in site.loops
+            id(loop)
+            for site in index.calls
+            if site.loops and _host_read(site.node, index)
+            for loop in site.loops
         },
     )
 
@@ -3244,7 +3271,7 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
         if not reads:
             calls = []
         for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
-            read = _host_read(call)
+            read = _host_read(call, index)
             if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
                 continue
             if _module_moved(call, index):
@@ -3719,7 +3746,7 @@ def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     function = index.loop_function.get(id(loop))
     for owner, var in pairs:
         if not (
-            _one_value_bound(index, function, owner, loop.lineno)
+            _one_tensor_bound(index, function, owner, loop.lineno, comparisons=True)
             and _on_device_at(index, function, owner, loop.lineno)
         ):
             continue
@@ -3762,7 +3789,7 @@ def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
     function = index.loop_function.get(id(comp))
     for owner, var in pairs:
         if var not in tested or not (
-            _one_value_bound(index, function, owner, comp.lineno)
+            _one_tensor_bound(index, function, owner, comp.lineno, comparisons=True)
             and _on_device_at(index, function, owner, comp.lineno)
         ):
             continue
@@ -3844,31 +3871,6 @@ def _element_tests(body, vocabulary: bool = False) -> dict[str, ast.AST]:
                 for name in names:
                     found.setdefault(name, test)
     return found
-
-
-def _one_value_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
-    """Every binding of `name` in the def above `line` gives one tensor: a call that gives no list
-    (`_one_tensor_bound`'s), a subscript, or a comparison or arithmetic (`correct = pred == label`)."""
-    scope = function or index.tree
-    bound = [
-        node
-        for node in [*_scope_nodes(index, scope, ast.Assign), *_scope_nodes(index, scope, ast.AugAssign)]
-        if node.lineno < line
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
-    return bool(bound) and all(
-        isinstance(node, ast.Assign)
-        and (
-            isinstance(node.value, ast.Call)
-            and not _list_value(node.value, index)
-            and not _returns_list(index, node.value)
-            or isinstance(node.value, ast.Subscript | ast.Compare | ast.BinOp)
-        )
-        for node in bound
-    )
 
 
 def _per_pass_loop(loop, index: ModuleIndex) -> bool:
@@ -4048,13 +4050,15 @@ def _batch_pass(site, index: ModuleIndex) -> bool:
     return bool(site.loops) and model_pass(index, site.loops)
 
 
-def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
+def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int, comparisons: bool = False) -> bool:
     """Every binding of `name` in the def above `line` is a call that gives one tensor (`Y = Y[...].to(device)`,
     `mask = (t > 0).float().cuda()`), not a list or tuple of tensors: `splited = torch.split(x, c, dim=1)`
     (ResNeSt's radix sum), `losses = [...]` then `losses += [...]` (few_shot_gaze's loss terms), whose Python
     `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong), nor what a def of the
     module returns when that is one (`parts = self.halves(x)`, returning `torch.split(...)`: `_returns_list`,
-    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note)."""
+    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note). With `comparisons`, a
+    comparison or arithmetic gives one tensor too (`correct = pred == label`; review 28 item 17: one
+    definition for PP509's row owners)."""
     scope = function or index.tree
     bound = [
         node
@@ -4074,6 +4078,8 @@ def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> boo
             # (torch-fix149) a row or a masked select of a tensor, `pos_pair_ = sim_mat[i][labels == labels[i]]`
             # (SDC-IL's `min(pos_pair_)` per sample in a loss, listed on hold-out 48)
             or isinstance(node.value, ast.Subscript)
+            or comparisons
+            and isinstance(node.value, ast.Compare | ast.BinOp)
         )
         for node in bound
     )
@@ -4378,15 +4384,16 @@ def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
         if len(loop.generators) != 1 or isinstance(loop, ast.DictComp):
             return None
         found = _element_bounds(loop.generators[0].iter, loop.generators[0].target)
-        body = [loop.elt]
     else:
         found = None if loop.orelse or breaks_early(loop) else _element_bounds(loop.iter, loop.target)
-        body = loop.body
     if found is None:
         return None
     owner, bounded = found
     function = index.loop_function.get(id(loop))
-    for node in body_nodes(body):
+    # (review 28 item 18: a comprehension's element walked directly; a list made here for `body_nodes` would
+    # be a cache entry no later call can hit)
+    nodes = walk(loop.elt) if isinstance(loop, COMPREHENSION_TYPES) else body_nodes(loop.body)
+    for node in nodes:
         if not isinstance(node, ast.Subscript):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
