@@ -5606,4 +5606,6 @@ for i in range(15):
     img = model.predict({arg})
     images.append(img)
 """
-    assert (sure(src, "PP301") != []) is found
+    # a new shape: `medium` at most (ITEM_RESHAPE_LEVEL); `reshape(1, ...)` keeps `high`
+    assert sure(src, "PP301") == ([(8, "medium")] if found else [])
+    assert sure(src.replace("(-1, ", "(1, "), "PP301") == [(8, "high")]

@@ -911,7 +911,24 @@ def _one_sample_per_iteration(
         confidence = FILLED_BATCH_LEVEL
     if listed and confidence is None:
         confidence = LISTED_INPUTS_LEVEL
+    if confidence is None and _only_item_reshaped(arg):
+        confidence = ITEM_RESHAPE_LEVEL
     return loop, shown, confidence
+
+
+# PP301's level for `xs[i].reshape(-1, h, w, c)` (tf-fix54): a new shape with one first read (reading 37's
+# convolutional autoencoder, right at `low`); `xs` may hold batches, not samples, which the sizes do not tell
+ITEM_RESHAPE_LEVEL = "medium"
+
+
+def _only_item_reshaped(arg: ast.AST) -> bool:
+    """The input is a batch of one only by `_item_to_batch` (`xs[i].reshape(-1, ...)`), not by a leading 1."""
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "reshape"):
+        return False
+    if isinstance(arg.func.value, ast.Subscript):
+        shape = arg.args[0] if len(arg.args) == 1 else ast.Tuple(elts=arg.args)
+        return bool(arg.args) and not _leading_one(shape)
+    return len(arg.args) > 1 and isinstance(arg.args[0], ast.Subscript) and not _leading_one(arg.args[1])
 
 
 # calls that set an image's size (a fixed-size input stacks into a batch): resize, crop, reshape, pad
