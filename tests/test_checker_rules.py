@@ -5457,3 +5457,155 @@ for dropout in tqdm([0.1], total=3):
     assert sure(src, "PP302") == []
     grid = src.replace("tqdm([0.1], total=3)", "tqdm(dropouts)")
     assert sure(grid, "PP302") == [(8, "low")]
+
+
+# ---------------------------------------------------------------- tf-fix54: reading 37's misses, general forms
+
+
+def test_pp403_an_eager_step_method_called_on_its_instance_whatever_its_name():
+    """Reading 37's DDPG: `loss = critic.train(states, actions, yi)`, an eager method holding a GradientTape and
+    `apply_gradients`, then `total_loss += np.array(loss)` every step. A def of any name holding both is a
+    step (`update`); a method that only computes gradients (`q_grads`) is not."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+class Critic:
+    def __init__(self):
+        self.model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        self.opt = tf.keras.optimizers.Adam()
+
+    def update(self, states, target):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((self.model(states) - target) ** 2)
+        grads = tape.gradient(loss, self.model.trainable_weights)
+        self.opt.apply_gradients(zip(grads, self.model.trainable_weights))
+        return loss
+
+critic = Critic()
+total_loss = 0
+for step in range(5000):
+    loss = critic.update(states, targets)
+    total_loss += np.array(loss)
+"""
+    assert sure(src, "PP403") == [(21, "low")]
+    assert sure(src.replace("np.array(loss)", "loss.numpy()"), "PP403") == [(21, "low")]
+    no_apply = src.replace("        self.opt.apply_gradients(zip(grads, self.model.trainable_weights))\n", "")
+    assert sure(no_apply, "PP403") == []
+    module_def = """
+import numpy as np
+import tensorflow as tf
+
+def update(states, target):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(states) - target) ** 2)
+    grads = tape.gradient(loss, model.trainable_weights)
+    opt.apply_gradients(zip(grads, model.trainable_weights))
+    return loss
+
+for step in range(5000):
+    loss = update(states, targets)
+    history.append(np.array(loss))
+"""
+    assert sure(module_def, "PP403") == [(14, "low")]
+    assert sure(module_def.replace("range(5000)", "range(30)"), "PP403") == []
+
+
+def test_pp403_a_step_def_named_otherwise_returning_numpy_values():
+    """Reading 37's VAE-GAN notebook: `feed(x, ...)` holds the tape and `apply_gradients` and returns
+    `l_kl.numpy(), ...`; the nested `train` loops it over the dataset. A def without `apply_gradients`
+    (an evaluation pass) is silent."""
+    src = """
+import tensorflow as tf
+
+def make_model(encoder, decoder):
+    def feed(x, optimizer):
+        with tf.GradientTape() as tape:
+            l_kl = tf.reduce_mean(encoder(x))
+        grads = tape.gradient(l_kl, encoder.trainable_variables)
+        optimizer.apply_gradients(zip(grads, encoder.trainable_variables))
+        return l_kl.numpy()
+
+    def train(dataset, optimizer):
+        total = 0.0
+        for x in dataset:
+            total += feed(x, optimizer)
+        return total
+
+    return train
+"""
+    assert sure(src, "PP403") == [(10, "low")]
+    evaluation = src.replace(
+        "        optimizer.apply_gradients(zip(grads, encoder.trainable_variables))\n", ""
+    )
+    assert sure(evaluation, "PP403") == []
+
+
+def test_pp403_numpy_in_a_keras_layer_call():
+    """Reading 37's VAE-Tensorflow2.0: `sampling(mean, sigma)` runs `np.shape(mean.numpy())` and
+    `Encoder.call` calls it: every forward pass copies to the host. A plain class's `call`, a branch, and a
+    def the layer does not call are silent."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras import layers
+
+def sampling(mean, sigma):
+    shape = np.shape(mean.numpy())
+    return tf.random.normal(shape, mean, sigma)
+
+def describe(x):
+    return x.numpy()
+
+class Encoder(layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.mean = layers.Dense(16)
+
+    def call(self, inputs):
+        mean = self.mean(inputs)
+        z = sampling(mean, mean)
+        return mean, z
+
+class Head(tf.keras.Model):
+    def call(self, x, debug=False):
+        if debug:
+            print(x.numpy())
+        return x.numpy() * 2
+"""
+    assert sure(src, "PP403") == [(7, "low"), (27, "low")]
+    plain = src.replace("class Encoder(layers.Layer)", "class Encoder(object)").replace(
+        "class Head(tf.keras.Model)", "class Head(object)"
+    )
+    assert sure(plain, "PP403") == []
+
+
+@pytest.mark.parametrize(
+    ("arg", "found"),
+    [
+        ("x_train[i].reshape(-1, 28, 28, 1)", True),
+        ("np.reshape(x_train[i], (-1, 28, 28, 1))", True),
+        ("x_train[i].reshape(-1, 784)", True),
+        ("x_train.reshape(-1, 28, 28, 1)", False),
+        ("x_train[i].reshape(-1, h, w, 1)", False),
+        ("x_train[i:i + 8].reshape(-1, 28, 28, 1)", False),
+        ("x_train[j].reshape(-1, 28, 28, 1)", False),
+    ],
+)
+def test_pp301_reshape_minus_one_of_one_indexed_item(arg, found):
+    """Reading 37's convolutional autoencoder `eval.py` 44: `predict(x_train[i].reshape(-1, 28, 28, 1))`
+    for each of 15 images: the `-1` is a batch of one as `reshape(1, ...)` is. Not a whole array, sizes
+    that are not literals, a slice, or an item not indexed by the loop."""
+    src = f"""
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("ae.h5")
+j = 0
+for i in range(15):
+    img = model.predict({arg})
+    images.append(img)
+"""
+    # a new shape: `medium` at most (ITEM_RESHAPE_LEVEL); `reshape(1, ...)` keeps `high`
+    assert sure(src, "PP301") == ([(8, "medium")] if found else [])
+    assert sure(src.replace("(-1, ", "(1, "), "PP301") == [(8, "high")]

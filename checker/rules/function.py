@@ -377,7 +377,24 @@ def _is_training_step(site, index: ModuleIndex) -> bool:
     if isinstance(call.func, ast.Attribute) and call.func.attr in _STEP_MARKERS:
         return True
     helper = index.helper_of(call, site.function)
-    return helper is not None and _is_tf_function_def(helper, index) and "train" in helper.name.lower()
+    if helper is not None and _is_tf_function_def(helper, index) and "train" in helper.name.lower():
+        return True
+    # (tf-fix54) a def or a method of the receiver's class that holds a GradientTape and applies its
+    # gradients is a training step whatever its name and decorator (reading 37's `critic.train(...)`, an
+    # eager method; `feed(x, ...)`)
+    if helper is None:
+        helper = instance_method(call, index, site.function)
+    return helper is not None and _holds_step(helper, index)
+
+
+def _holds_step(function, index: ModuleIndex) -> bool:
+    """`function` itself (outside its loops) opens a `tf.GradientTape` and calls `apply_gradients`: it
+    runs one training step per call."""
+    own = [c for c in index.function_calls.get(id(function), []) if not c.loops]
+    tape = any(index.resolver.call_name(c.node) == "tensorflow.GradientTape" for c in own)
+    return tape and any(
+        isinstance(c.node.func, ast.Attribute) and c.node.func.attr == "apply_gradients" for c in own
+    )
 
 
 def _guarded(node, loop) -> bool:
@@ -511,7 +528,7 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             for s in direct
             if (h := index.helper_of(s.node, s.function)) is not None
             and not _is_tf_function_def(h, index)
-            and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
+            and (any(word in h.name.lower() for word in _STEP_HELPER_WORDS) or _holds_step(h, index))
         ]
         # (tf-fix52) `while model.GAN.steps <= n: model.train()`, `model = StyleGAN(...)`: a method of the
         # one class the module binds the receiver to, as a module def is
@@ -521,7 +538,7 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             if index.helper_of(s.node, s.function) is None
             and (h := instance_method(s.node, index, s.function)) is not None
             and not _is_tf_function_def(h, index)
-            and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
+            and (any(word in h.name.lower() for word in _STEP_HELPER_WORDS) or _holds_step(h, index))
         ]
         if not steps and not helpers:
             continue
@@ -554,6 +571,66 @@ def check_numpy_in_step_loop(index: ModuleIndex):
                         f"{loop.lineno} (called at line {site.node.lineno}): it waits for the device and copies "
                         "to the host; return tensors and read them every N steps",
                     )
+    yield from _numpy_in_layer_call(index, reported)
+
+
+_KERAS_BASES = frozenset(
+    {"tensorflow.keras.layers.Layer", "tensorflow.keras.Model", "tensorflow.keras.models.Model"}
+)
+
+
+def _numpy_in_layer_call(index: ModuleIndex, reported: set[tuple[int, int]]):
+    """(tf-fix54, reading 37's VAE-Tensorflow2.0 `model.py` 17) `.numpy()` in the `call` of a Keras layer or
+    model subclass of the module, or in a def of the module that `call` calls itself (one level,
+    `z = sampling(mean, sigma)`): every forward pass, in training and in inference, waits for the device
+    and copies to the host. Not under an `if` or in a loop of the def (a branch may be the rare one)."""
+    for stmt in ast.walk(index.tree):
+        if not isinstance(stmt, ast.ClassDef) or not any(
+            index.resolver.qualname(base) in _KERAS_BASES for base in stmt.bases
+        ):
+            continue
+        call_def = next(
+            (
+                m
+                for m in stmt.body
+                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name == "call"
+            ),
+            None,
+        )
+        if call_def is None:
+            continue
+        owners = [(call_def, None)]
+        for site in index.function_calls.get(id(call_def), []):
+            helper = index.helper_of(site.node, call_def)
+            if (
+                helper is not None
+                and not site.loops
+                and not _guarded(site.node, call_def)
+                and not _is_tf_function_def(helper, index)
+                and isinstance(helper.name, str)
+                and index.module_functions.get(helper.name) is helper
+            ):
+                owners.append((helper, site.node))
+        for owner, via in owners:
+            for site in index.function_calls.get(id(owner), []):
+                call = site.node
+                if site.loops or not _is_numpy_call(call) or _guarded(call, owner):
+                    continue
+                if not first_report(reported, call):
+                    continue
+                where = (
+                    f"in `{stmt.name}.call`"
+                    if via is None
+                    else f"in `{owner.name}`, which `{stmt.name}.call` calls at line {via.lineno},"
+                )
+                yield RawFinding(
+                    "PP403",
+                    call.lineno,
+                    call.col_offset,
+                    f"`.numpy()` {where} runs on every forward pass of the Keras layer: it waits for the "
+                    "device and copies to the host each step (and fails in graph mode); keep it a tensor "
+                    "(`tf.shape(x)` for a shape)",
+                )
 
 
 register(
@@ -657,7 +734,9 @@ register(
             "helper named for a step or for training (`train_step`, `train`) that the loop calls and that runs "
             "the step itself. Since tf-fix52 also `np.array(x)`/`np.asarray(x)` of a name bound to a training "
             "step's result, and a `*step*`/`*train*` method of the one class the module binds the loop's "
-            "receiver to (`model.train()`)."
+            "receiver to (`model.train()`). Since tf-fix54 a def or method of any name that opens a GradientTape "
+            "and calls apply_gradients is a step, and `.numpy()` in a Keras layer's or model's `call` (or a module "
+            "def it calls) is reported as run on every forward pass."
         ),
         why=(
             "`.numpy()` blocks until the device has finished the step and copies the value to host memory; "

@@ -144,10 +144,34 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_names: set[str]) -> b
             bool(expr.args) and isinstance(expr.args[0], ast.List | ast.Tuple) and len(expr.args[0].elts) == 1
         )
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "reshape" and name is None and expr.args:
-        return _leading_one(expr.args[0] if len(expr.args) == 1 else ast.Tuple(elts=expr.args))
+        shape = expr.args[0] if len(expr.args) == 1 else ast.Tuple(elts=expr.args)
+        return _leading_one(shape) or _item_to_batch(expr.func.value, shape, loop_names)
     if name in ("numpy.reshape", "tensorflow.reshape") and len(expr.args) > 1:
-        return _leading_one(expr.args[1])
+        return _leading_one(expr.args[1]) or _item_to_batch(expr.args[0], expr.args[1], loop_names)
     return False
+
+
+def _item_to_batch(array: ast.AST, shape: ast.AST, loop_names: set[str]) -> bool:
+    """`x[i].reshape(-1, h, w, c)`: one item indexed by the loop's own name, reshaped to a leading `-1` and
+    literal sizes after it: the `-1` is a batch axis of one, as `reshape(1, ...)` is (tf-fix54: reading 37's
+    convolutional autoencoder, `eval.py` 44). Only a plain `xs[i]` (not a slice, not `xs[i, j]`) with every
+    other size a literal positive int, so the item's size fixes the batch at one."""
+    if not (
+        isinstance(array, ast.Subscript)
+        and isinstance(array.slice, ast.Name)
+        and array.slice.id in loop_names
+        and isinstance(shape, ast.Tuple | ast.List)
+        and len(shape.elts) > 1
+    ):
+        return False
+    first, *rest = shape.elts
+    return (
+        isinstance(first, ast.UnaryOp)
+        and isinstance(first.op, ast.USub)
+        and isinstance(first.operand, ast.Constant)
+        and first.operand.value == 1
+        and all(isinstance(e, ast.Constant) and type(e.value) is int and e.value > 0 for e in rest)
+    )
 
 
 def _given_a_list_of_one(call: ast.Call) -> bool:
@@ -887,7 +911,24 @@ def _one_sample_per_iteration(
         confidence = FILLED_BATCH_LEVEL
     if listed and confidence is None:
         confidence = LISTED_INPUTS_LEVEL
+    if confidence is None and _only_item_reshaped(arg):
+        confidence = ITEM_RESHAPE_LEVEL
     return loop, shown, confidence
+
+
+# PP301's level for `xs[i].reshape(-1, h, w, c)` (tf-fix54): a new shape with one first read (reading 37's
+# convolutional autoencoder, right at `low`); `xs` may hold batches, not samples, which the sizes do not tell
+ITEM_RESHAPE_LEVEL = "medium"
+
+
+def _only_item_reshaped(arg: ast.AST) -> bool:
+    """The input is a batch of one only by `_item_to_batch` (`xs[i].reshape(-1, ...)`), not by a leading 1."""
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "reshape"):
+        return False
+    if isinstance(arg.func.value, ast.Subscript):
+        shape = arg.args[0] if len(arg.args) == 1 else ast.Tuple(elts=arg.args)
+        return bool(arg.args) and not _leading_one(shape)
+    return len(arg.args) > 1 and isinstance(arg.args[0], ast.Subscript) and not _leading_one(arg.args[1])
 
 
 # calls that set an image's size (a fixed-size input stacks into a batch): resize, crop, reshape, pad
@@ -2258,7 +2299,7 @@ register(
         root_cause="api.not_batch_api",
         summary=(
             "`model.predict(...)` inside a for loop or comprehension on one sample made into a batch of one "
-            "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i:i+1]; a list the "
+            "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i].reshape(-1, h, w), xs[i:i+1]; a list the "
             "iteration starts empty, appends one sample to and stacks; a list of such inputs for a model "
             "with several). Since tf-fix26, at `low`: the same predict outside any loop in a method its caller "
             "runs once per input (`inference`, `infer...`, `predict...`, `run`, `__call__`: a vehicle's "
