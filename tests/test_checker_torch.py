@@ -4724,3 +4724,34 @@ def test_pp509_one_tensor_bound_takes_comparisons_only_when_asked():
         assert not hasattr(torch_loop, "_one_value_bound")
     finally:
         torch_common.forget_facts(index)
+
+
+@pytest.mark.parametrize(
+    ("test", "holds_on_nan"),
+    [
+        ("torch.isnan(loss).any()", True),
+        ("np.isinf(x)", True),
+        ("loss != loss", True),
+        ("(self.K != self.K).any()", True),
+        ("loss.ne(loss).any()", True),
+        ("not torch.isfinite(loss).all()", True),
+        ("torch.isnan(a).any() or torch.isinf(a).any()", True),
+        ("is_nan_value(v)", True),
+        ("not is_valid_number(loss.item())", True),
+        ("not torch.isnan(loss).any()", False),
+        ("torch.isfinite(loss).all()", False),
+        ("is_valid_number(loss.item())", False),
+        ("math.isfinite(loss_value)", False),
+        ("step % 100 == 0", None),
+        ("torch.isnan(loss).any() and step > 0", None),
+        ("setup_gpu(args.gpu_id)", None),
+        ("loss != best", None),
+    ],
+)
+def test_nan_test_is_one_test_with_its_polarity(test, holds_on_nan):
+    """(review 28 item 9) `torch_common.nan_test` is the one NaN/infinity test of torch_sync (a divergence
+    check) and torch_moves (a fallback): torch_moves' own `_error_test` missed `is_valid_number(...)` and
+    `loss.ne(loss)` and took the body of `if not torch.isnan(...)` for a fallback."""
+    from checker.rules.torch_common import nan_test
+
+    assert nan_test(ast.parse(test, mode="eval").body) is holds_on_nan

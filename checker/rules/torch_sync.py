@@ -52,6 +52,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     module_nodes,
+    nan_test,
     numpy_array_names,
     on_cpu,
     parameter_list,
@@ -1128,18 +1129,6 @@ def logic_reads_host(loop, index: ModuleIndex) -> bool:
 _NON_FINITE = frozenset({"isnan", "isinf", "isfinite"})
 
 
-def _only_divergence(test: ast.AST) -> bool:
-    """The test is a non-finite check and nothing else: `torch.isnan(loss)`, `not torch.isfinite(loss)`,
-    `torch.isnan(loss).any()`, `np.isnan(g.cpu())`, or an `or` of such (not `step % 100 == 0 and ...`)."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _only_divergence(test.operand)
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return all(_only_divergence(v) for v in test.values)
-    if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
-        return _only_divergence(test.func.value)
-    return (isinstance(test, ast.Call) and _non_finite_call(test)) or _self_unequal(test) is not None
-
-
 def _self_unequal(node: ast.AST) -> ast.Name | None:
     """`loss.ne(loss)` or `loss != loss`: the NaN test of a tensor written as its inequality with itself
     (SimpleView's `if loss.ne(loss).any():` before each step); the name tested."""
@@ -1153,17 +1142,6 @@ def _self_unequal(node: ast.AST) -> ast.Name | None:
     return left if same else None
 
 
-def _non_finite_call(call: ast.Call) -> bool:
-    """`torch.isnan(x)`, `math.isfinite(x)`, or a project's own check that a number is usable, named so
-    (`is_valid_number(loss.item())`: SiamMask, TracKit and pysot guard each optimizer step with it; also
-    `is_finite(...)`, `is_nan_value(...)`): it tests the value for NaN or infinity and nothing else."""
-    name = base_name(call.func) or ""
-    return name in _NON_FINITE or bool(_NUMBER_CHECK.match(name))
-
-
-_NUMBER_CHECK = re.compile(r"(?i)^_?is_?(?:valid|finite|nan|inf)(?:_?(?:number|num|value|loss))?$")
-
-
 def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
     """A divergence check on every step that reads a device value to decide (`if torch.isnan(loss): raise
     ...`, a CUDA tensor's truth value; `if np.isnan(grad_norm.cpu()):`; `assert torch.isfinite(loss)`):
@@ -1172,7 +1150,9 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
     Real-Time-Voice-Cloning's synthesizer). One read per check, not one already counted."""
     reads = []
     for node in loop_nodes(fx.index, loop):
-        if not (isinstance(node, ast.If | ast.Assert) and node is not loop and _only_divergence(node.test)):
+        if not (
+            isinstance(node, ast.If | ast.Assert) and node is not loop and nan_test(node.test) is not None
+        ):
             continue
         if fx.guarded_step(node, loop) or any(node is s for s, _, _, _ in found):
             continue
@@ -1206,7 +1186,7 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
 def _divergence_check(test: ast.AST) -> bool:
     """`if np.isnan(loss.item()):` stops a diverged run: it reads the loss every step too, but only to stop,
     so the loop's other reads (a meter, a print) are still there to report."""
-    return any(isinstance(c, ast.Call) and _non_finite_call(c) for c in ast.walk(test))
+    return any(isinstance(c, ast.Call) and nan_test(c) is not None for c in ast.walk(test))
 
 
 _CHECK_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "norm"})
@@ -1261,7 +1241,7 @@ def _every_step(fx, node: ast.AST, scope) -> bool:
     child = node
     for outer in fx.ancestors(node, scope):
         if isinstance(outer, ast.If):
-            if not (_only_divergence(outer.test) and any(child is s for s in outer.orelse)):
+            if not (nan_test(outer.test) is not None and any(child is s for s in outer.orelse)):
                 return False
         elif isinstance(outer, (ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.BoolOp, ast.ExceptHandler)):
             return False
