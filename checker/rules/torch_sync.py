@@ -2834,17 +2834,21 @@ def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
 
 
-_CUDA_MOVER_WORD = re.compile(r"(?i)(?:^|_)(?:cuda|gpu)$")
+_CUDA_MOVER_WORD = re.compile(r"(?i)^_?(?:(?:maybe_to|move_to|maybe|to|as)_?)?(?:cuda|gpu)$")
 
 
 def _cuda_mover_name(name: str | None) -> bool:
-    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48): a helper named
-    for the move (torch-fix147: the general form of `_CUDA_MOVERS`)."""
+    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48), `as_gpu`,
+    `move_to_gpu`: a helper named for the move (torch-fix147: the general form of `_CUDA_MOVERS`), not one
+    that only names the device (`setup_gpu`, `select_gpu`, `use_gpu`, `is_gpu`: review 28 item 3)."""
     if name is None:
         return False
-    return name in _CUDA_MOVERS or (
-        name.lower().endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
-    )
+    return name in _CUDA_MOVERS or _CUDA_MOVER_WORD.match(name) is not None
+
+
+_DEVICE_NAME = re.compile(
+    r"(?i)^(?:gpus?|cuda|devices?|(?:local_)?rank|(?:gpu|device)_?ids?|(?:no|use)_cuda)$"
+)
 
 
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
@@ -2861,6 +2865,7 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
     if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
         len(site.node.args) > 1
         and _cuda_mover_name(base_name(site.node.func))
+        and not _DEVICE_NAME.match(base_name(site.node.args[0]) or "")  # (a tensor, not `args.gpu_id`)
         and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
         for site in index.calls
     ):
