@@ -4522,23 +4522,7 @@ def _forward_reads(index: ModuleIndex):
                 break
 
 
-_TENSOR_TESTS = frozenset(
-    {
-        "isnan",
-        "isinf",
-        "isfinite",
-        "any",
-        "all",
-        "eq",
-        "ne",
-        "gt",
-        "lt",
-        "ge",
-        "le",
-        "isclose",
-        "count_nonzero",
-    }
-)
+_TENSOR_TESTS = _NON_FINITE | {"any", "all", "eq", "ne", "gt", "lt", "ge", "le", "isclose", "count_nonzero"}
 _TENSOR_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "mean", "norm", "amax", "amin"})
 
 
@@ -4742,8 +4726,9 @@ def _tensor_call(index: ModuleIndex, call: ast.Call, buffers: frozenset[str]) ->
 
 def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) -> bool:
     """A value that is provably a tensor: a torch test or reduction (`torch.isnan(x)`, `torch.sum(m)`,
-    `torch.max(x)`), a reduction method of one (`torch.abs(x).max()`), or the class's own buffer or parameter
-    (`self.init_state`, `self.max.data`)."""
+    `torch.max(x)`), a reduction method of one or of any torch op's result (`torch.abs(x).max()`: review 28
+    item 4; not of `torch.cuda.*`, `torch.load`), or the class's own buffer or parameter (`self.init_state`,
+    `self.max.data`)."""
     while isinstance(node, ast.Attribute) and node.attr == "data":
         node = node.value
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
@@ -4754,8 +4739,15 @@ def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) ->
     if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TESTS | _TENSOR_REDUCTIONS:
         return True
     if method_name(node) in _TENSOR_REDUCTIONS and isinstance(node.func, ast.Attribute):
-        return _tensor_value(index, node.func.value, buffers)
+        receiver = node.func.value
+        made = (index.resolver.call_name(receiver) or "") if isinstance(receiver, ast.Call) else ""
+        if made.startswith("torch.") and not made.startswith(_NOT_TENSORS):
+            return True  # (review 28 item 4: `torch.abs(x).max()`, a reduction of any torch op's result)
+        return _tensor_value(index, receiver, buffers)
     return False
+
+
+_NOT_TENSORS = ("torch.cuda.", "torch.load", "torch.device", "torch.backends.", "torch.distributed.")
 
 
 def _forward_copies(index: ModuleIndex, trips: set[int]):
