@@ -19,6 +19,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     builtin_call,
+    class_chain,
     dotted_parts,
     dotted_text,
     is_main_guard,
@@ -4603,8 +4604,8 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
 
     def make() -> dict[str, str]:
         found: dict[str, set[str]] = {}
-        for cls in _with_module_bases(index, owner):
-            for method in index.class_methods.get(cls, {}).values():
+        for cls in class_chain(index, owner):  # (review 28 item 13: the one base lookup)
+            for method in index.class_methods.get(cls.name, {}).values():
                 for node in iter_walk(method):
                     if (
                         isinstance(node, ast.Assign)
@@ -4624,32 +4625,24 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
     return facts(index).loop_cache(f"held_classes {owner}", None, make)
 
 
-def _with_module_bases(index: ModuleIndex, owner: str) -> list[str]:
-    """The class and its bases that the module defines, nearest first (3 levels)."""
-    found = [owner]
-    for cls in found:
-        if len(found) > 4:
-            break
-        node = next((n for n in index.tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
-        for base in getattr(node, "bases", []):
-            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id not in found:
-                found.append(base.id)
-    return found
-
-
 _IN_PLACE = frozenset(
     {"fill_", "copy_", "zero_", "clamp_", "add_", "sub_", "mul_", "div_", "normal_", "uniform_"}
 )
 
 
 def _tensor_attributes(index: ModuleIndex, owner: str) -> frozenset[str]:
-    """The class's buffers and parameters (`_class_buffers`) and the attributes its methods change with a
-    tensor's in-place method (`self.init_state.fill_(1)`: LSQ's layers, whose base class in another module
-    registers the buffer), by name; once per class."""
+    """The buffers and parameters (`_class_buffers`) of the class and of the bases the module defines
+    (`class_chain`: LSQ's `ActQ(QuantBase)`, whose base registers `init_state`; review 28 item 5), and the
+    attributes their methods change with a tensor's in-place method (`self.init_state.fill_(1)`: LSQ's
+    layers, whose base class in another module registers the buffer), by name; once per class."""
 
     def make() -> frozenset[str]:
-        found = set(_class_buffers(index, owner))
-        for method in index.class_methods.get(owner, {}).values():
+        found = set()
+        methods = []
+        for cls in class_chain(index, owner):
+            found |= _class_buffers(index, cls.name)
+            methods += index.class_methods.get(cls.name, {}).values()
+        for method in methods:
             for site in index.function_calls.get(id(method), []):
                 call = site.node
                 if (
