@@ -3438,7 +3438,7 @@ def _error_branch(branch: ast.If) -> list:
     test, negated = branch.test, False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, negated = test.operand, not negated
-    if _finite_test(test):
+    if _finite_test(test) or nan_test(test) is False:  # (`is_valid_number(v)`: review-mend22)
         negated = not negated
     elif not _error_test(test) or any(
         isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and _error_test(n.operand)
