@@ -4724,3 +4724,84 @@ def test_pp509_one_tensor_bound_takes_comparisons_only_when_asked():
         assert not hasattr(torch_loop, "_one_value_bound")
     finally:
         torch_common.forget_facts(index)
+
+
+@pytest.mark.parametrize(
+    ("test", "holds_on_nan"),
+    [
+        ("torch.isnan(loss).any()", True),
+        ("np.isinf(x)", True),
+        ("loss != loss", True),
+        ("(self.K != self.K).any()", True),
+        ("loss.ne(loss).any()", True),
+        ("not torch.isfinite(loss).all()", True),
+        ("torch.isnan(a).any() or torch.isinf(a).any()", True),
+        ("is_nan_value(v)", True),
+        ("not is_valid_number(loss.item())", True),
+        ("not torch.isnan(loss).any()", False),
+        ("torch.isfinite(loss).all()", False),
+        ("is_valid_number(loss.item())", False),
+        ("math.isfinite(loss_value)", False),
+        ("step % 100 == 0", None),
+        ("torch.isnan(loss).any() and step > 0", None),
+        ("setup_gpu(args.gpu_id)", None),
+        ("loss != best", None),
+    ],
+)
+def test_nan_test_is_one_test_with_its_polarity(test, holds_on_nan):
+    """(review 28 item 9) `torch_common.nan_test` is the one NaN/infinity test of torch_sync (a divergence
+    check) and torch_moves (a fallback): torch_moves' own `_error_test` missed `is_valid_number(...)` and
+    `loss.ne(loss)` and took the body of `if not torch.isnan(...)` for a fallback."""
+    from checker.rules.torch_common import nan_test
+
+    assert nan_test(ast.parse(test, mode="eval").body) is holds_on_nan
+
+
+def test_pp501_a_step_def_looping_over_a_loader_it_makes_is_no_step_def():
+    """(review 28 item 16) `_per_output_loop` took any name an assignment bound before the loop for "values the
+    def computed", so a def that makes or fetches a loader and steps in a loop over it (a training loop of its
+    own) counted as a one-step def; a loop over the model's outputs still does (CrossNER's coach)."""
+    from checker.module import ModuleIndex
+    from checker.rules.torch_steps import training_step_defs
+
+    source = textwrap.dedent(
+        """
+        import torch
+
+        class Trainer:
+            def train_step(self, x, y):
+                preds, golds = self.predictor(x, y)
+                loss = self.loss_fn(preds, golds)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                for pred, gold in zip(preds, golds):
+                    self.optimizer.zero_grad()
+                    self.loss_fn(pred, gold).backward()
+                    self.optimizer.step()
+
+            def finetune(self, data):
+                loss = self.loss_fn(self.model(data.x), data.y)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                loader = torch.utils.data.DataLoader(data, batch_size=8)
+                for x, y in loader:
+                    self.optimizer.zero_grad()
+                    self.loss_fn(self.model(x), y).backward()
+                    self.optimizer.step()
+
+            def refine(self, data):
+                loss = self.loss_fn(self.model(data.x), data.y)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                batches = self.loader
+                for x, y in batches:
+                    self.optimizer.zero_grad()
+                    self.loss_fn(self.model(x), y).backward()
+                    self.optimizer.step()
+        """
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    assert [f.name for f in training_step_defs(index)] == ["train_step"]

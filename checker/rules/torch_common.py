@@ -1689,3 +1689,39 @@ def default_branch(test: ast.AST, in_body: bool, function) -> bool:
     else:
         same = type(default.value) is type(value) and default.value == value
     return in_body == (same == isinstance(op, ast.Eq | ast.Is))
+
+
+_NAN_CALLS = {"isnan": True, "isinf": True, "isfinite": False}
+_NUMBER_TEST = re.compile(r"(?i)^_?is_?(valid|finite|nan|inf)(?:_?(?:number|num|value|loss))?$")
+
+
+def nan_test(test: ast.AST) -> bool | None:
+    """(review 28 item 9) The test is a check for a NaN or an infinity and nothing else: True when it holds on
+    a NaN or infinite value (`torch.isnan(loss).any()`, `np.isinf(x)`, `loss != loss`, `loss.ne(loss).any()`,
+    `not torch.isfinite(loss)`, `is_nan_value(v)`), False when it holds on a finite one (`torch.isfinite(x).all()`,
+    `not torch.isnan(loss).any()`, a project's `is_valid_number(loss.item())`: SiamMask, TracKit and pysot
+    guard each optimizer step with it), None for any other test (`step % 100 == 0 and ...`). Through `not`,
+    `.any()`, `.all()` and `or` (True when a part is). The one NaN test of torch_sync (a divergence check) and
+    torch_moves (a fallback taken only on a failure)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = nan_test(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        parts = [nan_test(v) for v in test.values]
+        return None if None in parts else any(parts)
+    if not isinstance(test, ast.Call | ast.Compare):
+        return None
+    if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
+        return nan_test(test.func.value)
+    if isinstance(test, ast.Call) and method_name(test) == "ne" and len(test.args) == 1 and not test.keywords:
+        left, right = test.func.value, test.args[0]
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+        left, right = test.left, test.comparators[0]
+    else:
+        name = base_name(test.func) if isinstance(test, ast.Call) else None
+        if name in _NAN_CALLS:
+            return _NAN_CALLS[name]
+        word = _NUMBER_TEST.match(name or "")
+        return None if word is None else word.group(1).lower() in ("nan", "inf")
+    same = isinstance(left, ast.Name | ast.Attribute | ast.Subscript) and ast.dump(left) == ast.dump(right)
+    return True if same else None  # (a value unequal to itself: `self.K != self.K` too)

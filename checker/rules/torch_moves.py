@@ -55,6 +55,7 @@ from checker.rules.torch_common import (
     method_name,
     model_output,
     module_nodes,
+    nan_test,
     nests_loop,
     option_choice,
     outside_ifs,
@@ -3437,7 +3438,7 @@ def _error_branch(branch: ast.If) -> list:
     test, negated = branch.test, False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, negated = test.operand, not negated
-    if _finite_test(test):
+    if _finite_test(test) or nan_test(test) is False:  # (`is_valid_number(v)`: review-mend22)
         negated = not negated
     elif not _error_test(test) or any(
         isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) and _error_test(n.operand)
@@ -3459,21 +3460,11 @@ def _finite_test(test: ast.expr) -> bool:
 
 
 def _error_test(test: ast.expr) -> bool:
-    """A test for a NaN or an infinity: `isnan`/`isinf` of torch, NumPy or math, or `x != x`."""
-    for n in ast.walk(test):
-        func = n.func if isinstance(n, ast.Call) else None
-        if (isinstance(func, ast.Attribute) and func.attr in ("isnan", "isinf")) or (
-            isinstance(func, ast.Name) and func.id in ("isnan", "isinf")
-        ):
-            return True
-        if (
-            isinstance(n, ast.Compare)
-            and len(n.ops) == 1
-            and isinstance(n.ops[0], ast.NotEq)
-            and ast.dump(n.left) == ast.dump(n.comparators[0])
-        ):
-            return True
-    return False
+    """A test that holds only on a failure: a NaN test that holds on a NaN or an infinity (`nan_test`, review 28
+    item 9: `torch.isnan(x).any()`, `x != x`, `loss.ne(loss)`, not `not torch.isnan(loss)`), alone or as a
+    part of an `and` (`if torch.isnan(self.K).any() and retry:`)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return any(nan_test(part) is True for part in parts)
 
 
 def _catches_missing(handler: ast.ExceptHandler) -> bool:

@@ -92,7 +92,9 @@ def _per_output_loop(function, loop) -> bool:
     """(torch-fix147) A loop of a step def over values the def itself computed (`for pred, gold in
     zip(pred_entityname_list, gold_entityname_list):` after `... = self.entityname_predictor(...)`, CrossNER's
     coach `train_step`, hold-out 49, which steps once more per predicted entity): part of the one step, not a
-    loop over a loader, a range or a parameter handed in, which makes the def a training loop of its own."""
+    loop over a loader, a range or a parameter handed in, which makes the def a training loop of its own.
+    Every binding of each name before the loop must compute it (`_computed`): a loader made or fetched there
+    (`loader = DataLoader(...)`, `batches = self.loader`) is no output (review 28 item 16)."""
     if not isinstance(loop, ast.For):
         return False
     names = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)} - {"zip", "enumerate"}
@@ -101,15 +103,30 @@ def _per_output_loop(function, loop) -> bool:
         for n in ast.walk(loop.iter)
     ):
         return False
-    bound = {
-        t.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign) and node.lineno < loop.lineno
-        for target in node.targets
-        for t in ast.walk(target)
-        if isinstance(t, ast.Name)
-    }
-    return names <= bound
+    bound: dict[str, bool] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and node.lineno < loop.lineno:
+            for target in node.targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        bound[t.id] = bound.get(t.id, True) and _computed(node.value)
+    return all(bound.get(name, False) for name in names)
+
+
+_DATA_SOURCE = re.compile(r"(?i)loader|dataset|batches|iter|range")
+
+
+def _computed(value: ast.AST) -> bool:
+    """A value the step works out (a model's call, `outputs[0]`, `preds.argmax(-1)`), not a data source: no
+    call of a loader, data set or iterator maker (`DataLoader(...)`, `iter(...)`) and nothing held on `self`
+    or named for one (`self.loader`, `train_batches`)."""
+    called = [base_name(n.func) or "" for n in ast.walk(value) if isinstance(n, ast.Call)]
+    if isinstance(value, ast.Call) and not isinstance(value.func, ast.Attribute | ast.Name):
+        return False
+    held = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)]
+    if isinstance(value, ast.Attribute) and "self" in held:
+        return False  # (`batches = self.loader`)
+    return not any(_DATA_SOURCE.search(n) for n in [*called, *(h for h in held if h != "self")])
 
 
 def eval_or_test(function) -> bool:

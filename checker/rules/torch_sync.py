@@ -19,6 +19,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     builtin_call,
+    class_chain,
     dotted_parts,
     dotted_text,
     is_main_guard,
@@ -52,6 +53,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     module_nodes,
+    nan_test,
     numpy_array_names,
     on_cpu,
     parameter_list,
@@ -1128,18 +1130,6 @@ def logic_reads_host(loop, index: ModuleIndex) -> bool:
 _NON_FINITE = frozenset({"isnan", "isinf", "isfinite"})
 
 
-def _only_divergence(test: ast.AST) -> bool:
-    """The test is a non-finite check and nothing else: `torch.isnan(loss)`, `not torch.isfinite(loss)`,
-    `torch.isnan(loss).any()`, `np.isnan(g.cpu())`, or an `or` of such (not `step % 100 == 0 and ...`)."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _only_divergence(test.operand)
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return all(_only_divergence(v) for v in test.values)
-    if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
-        return _only_divergence(test.func.value)
-    return (isinstance(test, ast.Call) and _non_finite_call(test)) or _self_unequal(test) is not None
-
-
 def _self_unequal(node: ast.AST) -> ast.Name | None:
     """`loss.ne(loss)` or `loss != loss`: the NaN test of a tensor written as its inequality with itself
     (SimpleView's `if loss.ne(loss).any():` before each step); the name tested."""
@@ -1153,17 +1143,6 @@ def _self_unequal(node: ast.AST) -> ast.Name | None:
     return left if same else None
 
 
-def _non_finite_call(call: ast.Call) -> bool:
-    """`torch.isnan(x)`, `math.isfinite(x)`, or a project's own check that a number is usable, named so
-    (`is_valid_number(loss.item())`: SiamMask, TracKit and pysot guard each optimizer step with it; also
-    `is_finite(...)`, `is_nan_value(...)`): it tests the value for NaN or infinity and nothing else."""
-    name = base_name(call.func) or ""
-    return name in _NON_FINITE or bool(_NUMBER_CHECK.match(name))
-
-
-_NUMBER_CHECK = re.compile(r"(?i)^_?is_?(?:valid|finite|nan|inf)(?:_?(?:number|num|value|loss))?$")
-
-
 def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
     """A divergence check on every step that reads a device value to decide (`if torch.isnan(loss): raise
     ...`, a CUDA tensor's truth value; `if np.isnan(grad_norm.cpu()):`; `assert torch.isfinite(loss)`):
@@ -1172,7 +1151,9 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
     Real-Time-Voice-Cloning's synthesizer). One read per check, not one already counted."""
     reads = []
     for node in loop_nodes(fx.index, loop):
-        if not (isinstance(node, ast.If | ast.Assert) and node is not loop and _only_divergence(node.test)):
+        if not (
+            isinstance(node, ast.If | ast.Assert) and node is not loop and nan_test(node.test) is not None
+        ):
             continue
         if fx.guarded_step(node, loop) or any(node is s for s, _, _, _ in found):
             continue
@@ -1206,7 +1187,7 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
 def _divergence_check(test: ast.AST) -> bool:
     """`if np.isnan(loss.item()):` stops a diverged run: it reads the loss every step too, but only to stop,
     so the loop's other reads (a meter, a print) are still there to report."""
-    return any(isinstance(c, ast.Call) and _non_finite_call(c) for c in ast.walk(test))
+    return any(isinstance(c, ast.Call) and nan_test(c) is not None for c in ast.walk(test))
 
 
 _CHECK_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "norm"})
@@ -1261,7 +1242,7 @@ def _every_step(fx, node: ast.AST, scope) -> bool:
     child = node
     for outer in fx.ancestors(node, scope):
         if isinstance(outer, ast.If):
-            if not (_only_divergence(outer.test) and any(child is s for s in outer.orelse)):
+            if not (nan_test(outer.test) is not None and any(child is s for s in outer.orelse)):
                 return False
         elif isinstance(outer, (ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.BoolOp, ast.ExceptHandler)):
             return False
@@ -2854,17 +2835,21 @@ def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
 
 
-_CUDA_MOVER_WORD = re.compile(r"(?i)(?:^|_)(?:cuda|gpu)$")
+_CUDA_MOVER_WORD = re.compile(r"(?i)^_?(?:(?:maybe_to|move_to|maybe|to|as)_?)?(?:cuda|gpu)$")
 
 
 def _cuda_mover_name(name: str | None) -> bool:
-    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48): a helper named
-    for the move (torch-fix147: the general form of `_CUDA_MOVERS`)."""
+    """`gpu`, `to_cuda`, `maybe_cuda` (the online-continual-learning agents' mover, hold-out 48), `as_gpu`,
+    `move_to_gpu`: a helper named for the move (torch-fix147: the general form of `_CUDA_MOVERS`), not one
+    that only names the device (`setup_gpu`, `select_gpu`, `use_gpu`, `is_gpu`: review 28 item 3)."""
     if name is None:
         return False
-    return name in _CUDA_MOVERS or (
-        name.lower().endswith(("cuda", "gpu")) and _CUDA_MOVER_WORD.search(name) is not None
-    )
+    return name in _CUDA_MOVERS or _CUDA_MOVER_WORD.match(name) is not None
+
+
+_DEVICE_NAME = re.compile(
+    r"(?i)^(?:gpus?|cuda|devices?|(?:local_)?rank|(?:gpu|device)_?ids?|(?:no|use)_cuda)$"
+)
 
 
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
@@ -2881,6 +2866,7 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
     if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
         len(site.node.args) > 1
         and _cuda_mover_name(base_name(site.node.func))
+        and not _DEVICE_NAME.match(base_name(site.node.args[0]) or "")  # (a tensor, not `args.gpu_id`)
         and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
         for site in index.calls
     ):
@@ -4537,23 +4523,7 @@ def _forward_reads(index: ModuleIndex):
                 break
 
 
-_TENSOR_TESTS = frozenset(
-    {
-        "isnan",
-        "isinf",
-        "isfinite",
-        "any",
-        "all",
-        "eq",
-        "ne",
-        "gt",
-        "lt",
-        "ge",
-        "le",
-        "isclose",
-        "count_nonzero",
-    }
-)
+_TENSOR_TESTS = _NON_FINITE | {"any", "all", "eq", "ne", "gt", "lt", "ge", "le", "isclose", "count_nonzero"}
 _TENSOR_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "mean", "norm", "amax", "amin"})
 
 
@@ -4634,8 +4604,8 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
 
     def make() -> dict[str, str]:
         found: dict[str, set[str]] = {}
-        for cls in _with_module_bases(index, owner):
-            for method in index.class_methods.get(cls, {}).values():
+        for cls in class_chain(index, owner):  # (review 28 item 13: the one base lookup)
+            for method in index.class_methods.get(cls.name, {}).values():
                 for node in iter_walk(method):
                     if (
                         isinstance(node, ast.Assign)
@@ -4655,32 +4625,24 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
     return facts(index).loop_cache(f"held_classes {owner}", None, make)
 
 
-def _with_module_bases(index: ModuleIndex, owner: str) -> list[str]:
-    """The class and its bases that the module defines, nearest first (3 levels)."""
-    found = [owner]
-    for cls in found:
-        if len(found) > 4:
-            break
-        node = next((n for n in index.tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
-        for base in getattr(node, "bases", []):
-            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id not in found:
-                found.append(base.id)
-    return found
-
-
 _IN_PLACE = frozenset(
     {"fill_", "copy_", "zero_", "clamp_", "add_", "sub_", "mul_", "div_", "normal_", "uniform_"}
 )
 
 
 def _tensor_attributes(index: ModuleIndex, owner: str) -> frozenset[str]:
-    """The class's buffers and parameters (`_class_buffers`) and the attributes its methods change with a
-    tensor's in-place method (`self.init_state.fill_(1)`: LSQ's layers, whose base class in another module
-    registers the buffer), by name; once per class."""
+    """The buffers and parameters (`_class_buffers`) of the class and of the bases the module defines
+    (`class_chain`: LSQ's `ActQ(QuantBase)`, whose base registers `init_state`; review 28 item 5), and the
+    attributes their methods change with a tensor's in-place method (`self.init_state.fill_(1)`: LSQ's
+    layers, whose base class in another module registers the buffer), by name; once per class."""
 
     def make() -> frozenset[str]:
-        found = set(_class_buffers(index, owner))
-        for method in index.class_methods.get(owner, {}).values():
+        found = set()
+        methods = []
+        for cls in class_chain(index, owner):
+            found |= _class_buffers(index, cls.name)
+            methods += index.class_methods.get(cls.name, {}).values()
+        for method in methods:
             for site in index.function_calls.get(id(method), []):
                 call = site.node
                 if (
@@ -4757,8 +4719,9 @@ def _tensor_call(index: ModuleIndex, call: ast.Call, buffers: frozenset[str]) ->
 
 def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) -> bool:
     """A value that is provably a tensor: a torch test or reduction (`torch.isnan(x)`, `torch.sum(m)`,
-    `torch.max(x)`), a reduction method of one (`torch.abs(x).max()`), or the class's own buffer or parameter
-    (`self.init_state`, `self.max.data`)."""
+    `torch.max(x)`), a reduction method of one or of any torch op's result (`torch.abs(x).max()`: review 28
+    item 4; not of `torch.cuda.*`, `torch.load`), or the class's own buffer or parameter (`self.init_state`,
+    `self.max.data`)."""
     while isinstance(node, ast.Attribute) and node.attr == "data":
         node = node.value
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
@@ -4769,8 +4732,15 @@ def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) ->
     if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TESTS | _TENSOR_REDUCTIONS:
         return True
     if method_name(node) in _TENSOR_REDUCTIONS and isinstance(node.func, ast.Attribute):
-        return _tensor_value(index, node.func.value, buffers)
+        receiver = node.func.value
+        made = (index.resolver.call_name(receiver) or "") if isinstance(receiver, ast.Call) else ""
+        if made.startswith("torch.") and not made.startswith(_NOT_TENSORS):
+            return True  # (review 28 item 4: `torch.abs(x).max()`, a reduction of any torch op's result)
+        return _tensor_value(index, receiver, buffers)
     return False
+
+
+_NOT_TENSORS = ("torch.cuda.", "torch.load", "torch.device", "torch.backends.", "torch.distributed.")
 
 
 def _forward_copies(index: ModuleIndex, trips: set[int]):
