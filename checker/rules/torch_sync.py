@@ -4580,12 +4580,7 @@ def _held_forward_methods(index: ModuleIndex, fx, defs: dict[int, object]) -> li
         held = None  # (the classes held, found only for a forward that calls a method of a `self.` attribute)
         for site in index.function_calls.get(id(function), []):
             func = site.node.func
-            if not (
-                isinstance(func, ast.Attribute)
-                and isinstance(holder := func.value, ast.Attribute)
-                and isinstance(holder.value, ast.Name)
-                and holder.value.id == "self"
-            ):
+            if not (isinstance(func, ast.Attribute) and self_attribute(holder := func.value)):
                 continue
             held = _held_classes(index, owner) if held is None else held
             if holder.attr not in held:
@@ -4614,11 +4609,7 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
                         and node.value.func.id in index.class_methods
                     ):
                         for t in node.targets:
-                            if (
-                                isinstance(t, ast.Attribute)
-                                and isinstance(t.value, ast.Name)
-                                and t.value.id == "self"
-                            ):
+                            if self_attribute(t):
                                 found.setdefault(t.attr, set()).add(node.value.func.id)
         return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
@@ -4645,12 +4636,7 @@ def _tensor_attributes(index: ModuleIndex, owner: str) -> frozenset[str]:
         for method in methods:
             for site in index.function_calls.get(id(method), []):
                 call = site.node
-                if (
-                    method_name(call) in _IN_PLACE
-                    and isinstance(receiver := call.func.value, ast.Attribute)
-                    and isinstance(receiver.value, ast.Name)
-                    and receiver.value.id == "self"
-                ):
+                if method_name(call) in _IN_PLACE and self_attribute(receiver := call.func.value):
                     found.add(receiver.attr)
         return frozenset(found)
 
@@ -4724,7 +4710,7 @@ def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) ->
     `self.max.data`)."""
     while isinstance(node, ast.Attribute) and node.attr == "data":
         node = node.value
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+    if self_attribute(node):
         return node.attr in buffers
     if not isinstance(node, ast.Call):
         return False
@@ -4944,13 +4930,7 @@ def _holds_nn_loss(index: ModuleIndex, init, calls) -> bool:
             and _NN_LOSS.match(index.resolver.call_name(node.value) or "")
         ):
             held.update(t.attr for t in node.targets if self_attribute(t))
-    return any(
-        isinstance(s.node.func, ast.Attribute)
-        and isinstance(s.node.func.value, ast.Name)
-        and s.node.func.value.id == "self"
-        and s.node.func.attr in held
-        for s in calls
-    )
+    return any(self_attribute(s.node.func) and s.node.func.attr in held for s in calls)
 
 
 _NN_LOSS = re.compile(r"^torch\.nn\.(?:modules\.loss\.)?\w*Loss$")
