@@ -1960,7 +1960,7 @@ def _copied_for_a_loss(fx, loop, stmt: ast.AST, call: ast.Call) -> bool:
 def _loss_callee(call: ast.Call) -> bool:
     """`criterion(pred, true)`, `self.loss_fn(...)`, `F.mse_loss(...)`: a call named for a loss or criterion."""
     word = (base_name(call.func) or "").lower()
-    return "criterion" in word or "loss" in word
+    return any(w in word for w in LOSS_WORDS)
 
 
 def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
