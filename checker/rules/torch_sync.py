@@ -4662,12 +4662,22 @@ def _tensor_operand(index: ModuleIndex, test: ast.AST, buffers: frozenset[str]) 
     if isinstance(test, ast.Compare):
         if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in test.ops):
             return None
-        sides = [test.left, *test.comparators]
-        if any(_sized(side) for side in sides):
-            return None
-        found = next((side for side in sides if _tensor_value(index, side, buffers)), None)
-        return test if found is not None else None
+        return test if _compared_tensor(index, test, buffers) else None
     return None
+
+
+def _compared_tensor(
+    index: ModuleIndex, compare: ast.Compare, buffers: frozenset[str], unequal: bool = False
+) -> bool:
+    """A comparison whose value is a tensor's: no side a size or an explicit read (`_sized`), and a side a
+    tensor value (`_tensor_value`), or with `unequal` the NaN test of a name unequal to itself (`loss !=
+    loss`, `_self_unequal`). The one comparison test of `_tensor_operand` and of `_tensor_call`'s `.any()`."""
+    sides = [compare.left, *compare.comparators]
+    if any(_sized(side) for side in sides):
+        return False
+    return any(_tensor_value(index, side, buffers) for side in sides) or (
+        unequal and _self_unequal(compare) is not None
+    )
 
 
 def _sized(node: ast.AST) -> bool:
@@ -4693,12 +4703,7 @@ def _tensor_call(index: ModuleIndex, call: ast.Call, buffers: frozenset[str]) ->
     if method_name(call) in ("any", "all") and not call.args and not call.keywords:
         receiver = call.func.value
         if isinstance(receiver, ast.Compare):
-            receiver_sides = [receiver.left, *receiver.comparators]
-            if any(_sized(side) for side in receiver_sides):
-                return False
-            return any(_tensor_value(index, side, buffers) for side in receiver_sides) or (
-                _self_unequal(receiver) is not None
-            )
+            return _compared_tensor(index, receiver, buffers, unequal=True)
         return _tensor_value(index, receiver, buffers)
     return False
 
