@@ -122,9 +122,9 @@ def _computed(value: ast.AST) -> bool:
     """A value the step works out (a model's call, `outputs[0]`, `preds.argmax(-1)`), not a data source: no
     call of a loader, data set or iterator maker (`DataLoader(...)`, `iter(...)`) and nothing held on `self`
     or named for one (`self.loader`, `train_batches`)."""
-    called = [base_name(n.func) or "" for n in ast.walk(value) if isinstance(n, ast.Call)]
     if isinstance(value, ast.Call) and not isinstance(value.func, ast.Attribute | ast.Name):
         return False
+    called = [base_name(n.func) or "" for n in ast.walk(value) if isinstance(n, ast.Call)]
     held = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)]
     if isinstance(value, ast.Attribute) and "self" in held:
         return False  # (`batches = self.loader`)
