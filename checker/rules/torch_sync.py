@@ -1833,12 +1833,13 @@ def _decoding_loop(loop) -> bool:
         and loop.iter.func.id == "range"
     ):
         return False
-    names = {method_name(n) for n in ast.walk(loop) if isinstance(n, ast.Call)}
+    nodes = walk(loop)
+    names = {method_name(n) for n in nodes if isinstance(n, ast.Call)}
     return (
         bool(names & _DECODE_PICKS)
         and "cat" in names
         and not names & {"backward", "step"}
-        and any(isinstance(n, ast.Break) for n in ast.walk(loop))
+        and any(isinstance(n, ast.Break) for n in nodes)
     )
 
 
