@@ -67,9 +67,10 @@ def _optimizer_entry_step(call: ast.Call) -> bool:
 
 
 def training_step_defs(index: ModuleIndex) -> list:
-    """Defs that run backward and an optimizer step outside any loop or `if` of their own and have no step
-    loop of their own (`discriminator_trainstep`, `gen_update`), not named for evaluation or tests; found
-    once per module."""
+    """Defs that run backward and an optimizer step outside any loop of their own and have no step loop of their
+    own but loops over values they computed (`_per_output_loop`: CrossNER's `train_step`, one more step per
+    predicted entity), not named for evaluation or tests (`discriminator_trainstep`, `gen_update`); found once
+    per module."""
 
     def make() -> list:
         steps, _ = step_sites(index)  # id(def) -> its step calls (one pass over the module's calls)
@@ -79,8 +80,9 @@ def training_step_defs(index: ModuleIndex) -> list:
             if sites is None or not isinstance(function, FUNCTION_TYPES) or eval_or_test(function):
                 continue
             kinds = {method_name(s.node) for s in sites if not s.loops}
+            loops = {id(loop): loop for s in sites for loop in s.loops}  # (each loop judged once)
             if {"backward", "step"} <= kinds and all(
-                _per_output_loop(function, loop) for s in sites for loop in s.loops
+                _per_output_loop(function, loop) for loop in loops.values()
             ):
                 found.append(function)
         return found
@@ -120,9 +122,9 @@ def _computed(value: ast.AST) -> bool:
     """A value the step works out (a model's call, `outputs[0]`, `preds.argmax(-1)`), not a data source: no
     call of a loader, data set or iterator maker (`DataLoader(...)`, `iter(...)`) and nothing held on `self`
     or named for one (`self.loader`, `train_batches`)."""
-    called = [base_name(n.func) or "" for n in ast.walk(value) if isinstance(n, ast.Call)]
     if isinstance(value, ast.Call) and not isinstance(value.func, ast.Attribute | ast.Name):
         return False
+    called = [base_name(n.func) or "" for n in ast.walk(value) if isinstance(n, ast.Call)]
     held = [n.id for n in ast.walk(value) if isinstance(n, ast.Name)]
     if isinstance(value, ast.Attribute) and "self" in held:
         return False  # (`batches = self.loader`)

@@ -1833,12 +1833,13 @@ def _decoding_loop(loop) -> bool:
         and loop.iter.func.id == "range"
     ):
         return False
-    names = {method_name(n) for n in ast.walk(loop) if isinstance(n, ast.Call)}
+    nodes = walk(loop)
+    names = {method_name(n) for n in nodes if isinstance(n, ast.Call)}
     return (
         bool(names & _DECODE_PICKS)
         and "cat" in names
         and not names & {"backward", "step"}
-        and any(isinstance(n, ast.Break) for n in ast.walk(loop))
+        and any(isinstance(n, ast.Break) for n in nodes)
     )
 
 
@@ -1960,7 +1961,7 @@ def _copied_for_a_loss(fx, loop, stmt: ast.AST, call: ast.Call) -> bool:
 def _loss_callee(call: ast.Call) -> bool:
     """`criterion(pred, true)`, `self.loss_fn(...)`, `F.mse_loss(...)`: a call named for a loss or criterion."""
     word = (base_name(call.func) or "").lower()
-    return "criterion" in word or "loss" in word
+    return any(w in word for w in LOSS_WORDS)
 
 
 def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
@@ -4580,12 +4581,7 @@ def _held_forward_methods(index: ModuleIndex, fx, defs: dict[int, object]) -> li
         held = None  # (the classes held, found only for a forward that calls a method of a `self.` attribute)
         for site in index.function_calls.get(id(function), []):
             func = site.node.func
-            if not (
-                isinstance(func, ast.Attribute)
-                and isinstance(holder := func.value, ast.Attribute)
-                and isinstance(holder.value, ast.Name)
-                and holder.value.id == "self"
-            ):
+            if not (isinstance(func, ast.Attribute) and self_attribute(holder := func.value)):
                 continue
             held = _held_classes(index, owner) if held is None else held
             if holder.attr not in held:
@@ -4614,11 +4610,7 @@ def _held_classes(index: ModuleIndex, owner: str) -> dict[str, str]:
                         and node.value.func.id in index.class_methods
                     ):
                         for t in node.targets:
-                            if (
-                                isinstance(t, ast.Attribute)
-                                and isinstance(t.value, ast.Name)
-                                and t.value.id == "self"
-                            ):
+                            if self_attribute(t):
                                 found.setdefault(t.attr, set()).add(node.value.func.id)
         return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
@@ -4645,12 +4637,7 @@ def _tensor_attributes(index: ModuleIndex, owner: str) -> frozenset[str]:
         for method in methods:
             for site in index.function_calls.get(id(method), []):
                 call = site.node
-                if (
-                    method_name(call) in _IN_PLACE
-                    and isinstance(receiver := call.func.value, ast.Attribute)
-                    and isinstance(receiver.value, ast.Name)
-                    and receiver.value.id == "self"
-                ):
+                if method_name(call) in _IN_PLACE and self_attribute(receiver := call.func.value):
                     found.add(receiver.attr)
         return frozenset(found)
 
@@ -4676,12 +4663,22 @@ def _tensor_operand(index: ModuleIndex, test: ast.AST, buffers: frozenset[str]) 
     if isinstance(test, ast.Compare):
         if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in test.ops):
             return None
-        sides = [test.left, *test.comparators]
-        if any(_sized(side) for side in sides):
-            return None
-        found = next((side for side in sides if _tensor_value(index, side, buffers)), None)
-        return test if found is not None else None
+        return test if _compared_tensor(index, test, buffers) else None
     return None
+
+
+def _compared_tensor(
+    index: ModuleIndex, compare: ast.Compare, buffers: frozenset[str], unequal: bool = False
+) -> bool:
+    """A comparison whose value is a tensor's: no side a size or an explicit read (`_sized`), and a side a
+    tensor value (`_tensor_value`), or with `unequal` the NaN test of a name unequal to itself (`loss !=
+    loss`, `_self_unequal`). The one comparison test of `_tensor_operand` and of `_tensor_call`'s `.any()`."""
+    sides = [compare.left, *compare.comparators]
+    if any(_sized(side) for side in sides):
+        return False
+    return any(_tensor_value(index, side, buffers) for side in sides) or (
+        unequal and _self_unequal(compare) is not None
+    )
 
 
 def _sized(node: ast.AST) -> bool:
@@ -4707,12 +4704,7 @@ def _tensor_call(index: ModuleIndex, call: ast.Call, buffers: frozenset[str]) ->
     if method_name(call) in ("any", "all") and not call.args and not call.keywords:
         receiver = call.func.value
         if isinstance(receiver, ast.Compare):
-            receiver_sides = [receiver.left, *receiver.comparators]
-            if any(_sized(side) for side in receiver_sides):
-                return False
-            return any(_tensor_value(index, side, buffers) for side in receiver_sides) or (
-                _self_unequal(receiver) is not None
-            )
+            return _compared_tensor(index, receiver, buffers, unequal=True)
         return _tensor_value(index, receiver, buffers)
     return False
 
@@ -4724,7 +4716,7 @@ def _tensor_value(index: ModuleIndex, node: ast.AST, buffers: frozenset[str]) ->
     `self.max.data`)."""
     while isinstance(node, ast.Attribute) and node.attr == "data":
         node = node.value
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+    if self_attribute(node):
         return node.attr in buffers
     if not isinstance(node, ast.Call):
         return False
@@ -4944,13 +4936,7 @@ def _holds_nn_loss(index: ModuleIndex, init, calls) -> bool:
             and _NN_LOSS.match(index.resolver.call_name(node.value) or "")
         ):
             held.update(t.attr for t in node.targets if self_attribute(t))
-    return any(
-        isinstance(s.node.func, ast.Attribute)
-        and isinstance(s.node.func.value, ast.Name)
-        and s.node.func.value.id == "self"
-        and s.node.func.attr in held
-        for s in calls
-    )
+    return any(self_attribute(s.node.func) and s.node.func.attr in held for s in calls)
 
 
 _NN_LOSS = re.compile(r"^torch\.nn\.(?:modules\.loss\.)?\w*Loss$")
