@@ -327,7 +327,7 @@ def _setup_in_loops(index: ModuleIndex):
                 if _builds_optimizer(site.node, index)
                 and (
                     enclosing
-                    or not _over_batches(loop, index)
+                    or not _iterates_batches(loop, index)
                     or _optimises_an_item(site.node, loop)
                     or nests_loop(loop, fx.step_loops)
                 )
@@ -340,7 +340,7 @@ def _setup_in_loops(index: ModuleIndex):
 _BATCH_SOURCE = re.compile(r"(?i)loader|batch")
 
 
-def _over_batches(loop, index: ModuleIndex) -> bool:
+def _iterates_batches(loop, index: ModuleIndex) -> bool:
     """(torch-fix149) The step loop iterates batches: its iterable names a loader or batches, or builds a
     `DataLoader`. An optimizer built in such a loop's own body (not in a loop it holds) is made again for
     every batch: the two SGD optimizers pytorch-DANN's maintainer moved out of the batch loop
@@ -3729,6 +3729,10 @@ def check_python_loop_over_tensor(index: ModuleIndex):
 # ---------------------------------------------------------------- PP509 elements tested in Python (torch-fix149)
 
 
+# a comparison of values (not `in`, `is`): what a tensor's element or an element-wise op compares
+_VALUE_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
 def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     """(torch-fix149) `for c, fam in zip(correct, family): if c: ...` with `correct = output.argmax(1) ==
     answer.to(device)` (the MAC network's validation, listed on hold-out 49): the loop takes the device tensor
@@ -3778,7 +3782,7 @@ def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
     found = _device_element(pairs, tested, comp, index)
     if found is not None and (
         _per_pass_loop(comp, index)
-        or any(_over_batches(outer, index) for outer in _loops_around(comp, index))
+        or any(_iterates_batches(outer, index) for outer in _loops_around(comp, index))
     ):  # (a loop over the loader's batches around it: once per batch at least)
         owner, var, test = found
         return RawFinding(
@@ -3854,7 +3858,7 @@ def _tested_names(test: ast.AST, vocabulary: bool = False) -> list[str]:
         if (
             isinstance(part, ast.Compare)
             and len(part.ops) == 1
-            and isinstance(part.ops[0], ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+            and isinstance(part.ops[0], _VALUE_COMPARISONS)
         ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
             sides = [part.left, part.comparators[0]]
             if not any(
@@ -4007,7 +4011,9 @@ def _builtin_reductions(index: ModuleIndex):
             if operand is None:
                 continue
             if not _call_every_step(site, index):
-                if not _batch_pass(site, index):
+                # (torch-fix149: a loop running a model on every pass, an evaluation loop over the test
+                # batches, BiC's `for i, (image, label) in enumerate(testdata)`)
+                if not (site.loops and model_pass(index, site.loops)):
                     continue
                 when = f"in every pass of the loop at line {site.loops[-1].lineno}"
             what = f"the comparison of the device tensor `{operand}`"
@@ -4032,7 +4038,7 @@ def _elementwise_device_operand(expr: ast.AST, index: ModuleIndex, function, lin
     the test loader, listed on hold-out 48). The name of the device side, or None."""
     if not (isinstance(expr, ast.Compare) and len(expr.ops) == 1):
         return None
-    if not isinstance(expr.ops[0], ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+    if not isinstance(expr.ops[0], _VALUE_COMPARISONS):
         return None
     for side in (expr.left, expr.comparators[0]):
         if (
@@ -4042,12 +4048,6 @@ def _elementwise_device_operand(expr: ast.AST, index: ModuleIndex, function, lin
         ):
             return side.id
     return None
-
-
-def _batch_pass(site, index: ModuleIndex) -> bool:
-    """(torch-fix149) The call's innermost loop runs a model on every pass (`model_pass`: an evaluation loop
-    over the test batches, BiC's `for i, (image, label) in enumerate(testdata)`)."""
-    return bool(site.loops) and model_pass(index, site.loops)
 
 
 def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int, comparisons: bool = False) -> bool:
