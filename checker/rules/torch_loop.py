@@ -2845,8 +2845,10 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     """(torch-fix122) The `forward` of a class named for a loss (`FocalLossAdaptive`, `...Loss`) takes the
     model's output and the batch's targets, which a training step hands it on the device: its first two
     parameters without a default (`input`, `target`; not `reduction='mean'`, nor the further ones, which may be
-    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
-    as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
+    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it
+    hands them to then reads them as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading
+    `pt[i].item()` per sample). (torch-fix138) So does a def named for the loss (`_loss_function`: Conv-TasNet's
+    `cal_loss(source, estimate_source, source_lengths)`), its first two such parameters after any `self`/`cls`."""
     positional = [*function.args.posonlyargs, *function.args.args]
     loss_forward = function.name == "forward" and _LOSS_MODULE.search(
         index.function_class.get(id(function)) or ""
