@@ -327,7 +327,7 @@ def _setup_in_loops(index: ModuleIndex):
                 if _builds_optimizer(site.node, index)
                 and (
                     enclosing
-                    or not _over_batches(loop, index)
+                    or not _iterates_batches(loop, index)
                     or _optimises_an_item(site.node, loop)
                     or nests_loop(loop, fx.step_loops)
                 )
@@ -340,7 +340,7 @@ def _setup_in_loops(index: ModuleIndex):
 _BATCH_SOURCE = re.compile(r"(?i)loader|batch")
 
 
-def _over_batches(loop, index: ModuleIndex) -> bool:
+def _iterates_batches(loop, index: ModuleIndex) -> bool:
     """(torch-fix149) The step loop iterates batches: its iterable names a loader or batches, or builds a
     `DataLoader`. An optimizer built in such a loop's own body (not in a loop it holds) is made again for
     every batch: the two SGD optimizers pytorch-DANN's maintainer moved out of the batch loop
@@ -721,15 +721,16 @@ def _named_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
     return f"the loss `{ast.unparse(lookup)}` is built"
 
 
-def _moved_at_once(call: ast.Call, index: ModuleIndex) -> bool:
-    """(torch-fix138) The object `call` builds is moved to the device in the same expression,
-    `CrossEntropy2d(NUM_CLASSES).cuda(gpu)`: the binding and calls `_built_per_call` asks for are the move's."""
+def _move_of(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
+    """(torch-fix138) The move's call when the object `call` builds is moved to the device in the same
+    expression, `CrossEntropy2d(NUM_CLASSES).cuda(gpu)`: the binding and calls `_built_per_call` and
+    `_called_without_grad_only` ask for are the move's. None when it is not moved so."""
     fx = facts(index)
     parent = fx.parent_of(call)
     if not (isinstance(parent, ast.Attribute) and parent.value is call and parent.attr in ("cuda", "to")):
-        return False
+        return None
     outer = fx.parent_of(parent)
-    return isinstance(outer, ast.Call) and outer.func is parent
+    return outer if isinstance(outer, ast.Call) and outer.func is parent else None
 
 
 def _called_at_once(call: ast.Call, index: ModuleIndex) -> bool:
@@ -892,8 +893,8 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
             return None
     parent = facts(index).parent_of(call)
     called = _called_at_once(call, index)
-    if _moved_at_once(call, index):
-        moved = facts(index).parent_of(parent)  # (the move's call, `CrossEntropy2d().cuda(gpu)`)
+    moved = _move_of(call, index)  # (the move's call, `CrossEntropy2d().cuda(gpu)`)
+    if moved is not None:
         parent = facts(index).parent_of(moved)
         # (review 27, B6) built, moved and called in one expression: `CrossEntropy2d().cuda(gpu)(pred, label)`
         called = called or _called_at_once(moved, index)
@@ -983,11 +984,9 @@ def _called_without_grad_only(site, index: ModuleIndex) -> bool:
     every call of that name in the def sits under `torch.no_grad()`: the def computes an evaluation number
     (FedDyn's and FedDC's `get_acc_loss`, called every `print_per` epochs; its name matches the loss defs'),
     not a training step's loss. Hold-out 39 read both such `high` findings wrong."""
-    parent = facts(index).parent_of(site.node)
-    if _moved_at_once(site.node, index):
-        # (torch-fix149) `loss_function = nn.MSELoss().to(device)`: the binding is the move's (Scaffold's
-        # `get_val_loss`, whose every call of it is under no_grad: read wrong at `high` on hold-out 48)
-        parent = facts(index).parent_of(facts(index).parent_of(parent))
+    # (torch-fix149) `loss_function = nn.MSELoss().to(device)`: the binding is the move's (Scaffold's
+    # `get_val_loss`, whose every call of it is under no_grad: read wrong at `high` on hold-out 48)
+    parent = facts(index).parent_of(_move_of(site.node, index) or site.node)
     if not (isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Name)):
         return False
     bound = parent.targets[0].id
@@ -2846,8 +2845,10 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     """(torch-fix122) The `forward` of a class named for a loss (`FocalLossAdaptive`, `...Loss`) takes the
     model's output and the batch's targets, which a training step hands it on the device: its first two
     parameters without a default (`input`, `target`; not `reduction='mean'`, nor the further ones, which may be
-    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
-    as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
+    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it
+    hands them to then reads them as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading
+    `pt[i].item()` per sample). (torch-fix138) So does a def named for the loss (`_loss_function`: Conv-TasNet's
+    `cal_loss(source, estimate_source, source_lengths)`), its first two such parameters after any `self`/`cls`."""
     positional = [*function.args.posonlyargs, *function.args.args]
     loss_forward = function.name == "forward" and _LOSS_MODULE.search(
         index.function_class.get(id(function)) or ""
@@ -3730,6 +3731,10 @@ def check_python_loop_over_tensor(index: ModuleIndex):
 # ---------------------------------------------------------------- PP509 elements tested in Python (torch-fix149)
 
 
+# a comparison of values (not `in`, `is`): what a tensor's element or an element-wise op compares
+_VALUE_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
 def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     """(torch-fix149) `for c, fam in zip(correct, family): if c: ...` with `correct = output.argmax(1) ==
     answer.to(device)` (the MAC network's validation, listed on hold-out 49): the loop takes the device tensor
@@ -3740,19 +3745,9 @@ def _tested_elements(loop, index: ModuleIndex) -> RawFinding | None:
     if not pairs:
         return None
     tested = _element_tests(loop.body)
-    pairs = [(owner, var) for owner, var in pairs if var in tested]
-    if not pairs:
-        return None
-    function = index.loop_function.get(id(loop))
-    for owner, var in pairs:
-        if not (
-            _one_tensor_bound(index, function, owner, loop.lineno, comparisons=True)
-            and _on_device_at(index, function, owner, loop.lineno)
-        ):
-            continue
-        if not _per_pass_loop(loop, index):
-            return None
-        test = tested[var]
+    found = _device_element(pairs, tested, loop, index)
+    if found is not None and _per_pass_loop(loop, index):
+        owner, var, test = found
         return RawFinding(
             "PP509",
             test.lineno,
@@ -3784,20 +3779,14 @@ def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
         return None
     tested: dict[str, ast.AST] = {}
     for test in gen.ifs:
-        for name, node in _element_tests([ast.If(test=test, body=[], orelse=[])], vocabulary=True).items():
-            tested.setdefault(name, node)
-    function = index.loop_function.get(id(comp))
-    for owner, var in pairs:
-        if var not in tested or not (
-            _one_tensor_bound(index, function, owner, comp.lineno, comparisons=True)
-            and _on_device_at(index, function, owner, comp.lineno)
-        ):
-            continue
-        if not _per_pass_loop(comp, index) and not any(
-            _over_batches(outer, index) for outer in _loops_around(comp, index)
-        ):
-            return None  # (a loop over the loader's batches around it: once per batch at least)
-        test = tested[var]
+        for name in _tested_names(test, vocabulary=True):
+            tested.setdefault(name, test)
+    found = _device_element(pairs, tested, comp, index)
+    if found is not None and (
+        _per_pass_loop(comp, index)
+        or any(_iterates_batches(outer, index) for outer in _loops_around(comp, index))
+    ):  # (a loop over the loader's batches around it: once per batch at least)
+        owner, var, test = found
         return RawFinding(
             "PP509",
             comp.lineno,
@@ -3808,6 +3797,22 @@ def _filtered_elements(comp, index: ModuleIndex) -> RawFinding | None:
             f"(`({ast.unparse(test).replace(var, owner, 1)}).nonzero()`, `.tolist()`)",
             confidence=_ROW_READ_LEVEL,
         )
+    return None
+
+
+def _device_element(pairs, tested: dict[str, ast.AST], loop, index: ModuleIndex):
+    """The first (tensor, element, test) of `_iterated_elements`' pairs whose element a test reads
+    (`_element_tests`) and whose tensor is one tensor the def put on the device by the loop's line (a
+    comparison or arithmetic counts: `correct = pred == label`), or None: the finding `_tested_elements` and
+    `_filtered_elements` share."""
+    function = index.loop_function.get(id(loop))
+    for owner, var in pairs:
+        if (
+            var in tested
+            and _one_tensor_bound(index, function, owner, loop.lineno, comparisons=True)
+            and _on_device_at(index, function, owner, loop.lineno)
+        ):
+            return owner, var, tested[var]
     return None
 
 
@@ -3832,45 +3837,46 @@ def _iterated_elements(loop) -> list[tuple[str, str]]:
     return []
 
 
-def _element_tests(body, vocabulary: bool = False) -> dict[str, ast.AST]:
-    """name -> the `if` test that reads it as a truth value or compares it: `if c:`, `if not c:`,
-    `if c == 1:`, `if c > 0 and ...:` (the first such test per name). With `vocabulary` (torch-fix152, a
-    comprehension's filter), also a comparison with a token's id, `word_map['<end>']` (a subscript by a
-    string)."""
+def _element_tests(body) -> dict[str, ast.AST]:
+    """name -> the `if` test that reads it as a truth value or compares it with a number (`_tested_names`):
+    `if c:`, `if not c:`, `if c == 1:`, `if c > 0 and ...:` (the first such test per name)."""
     found: dict[str, ast.AST] = {}
     for stmt in body:
         for node in statements_in(stmt):
-            if not isinstance(node, ast.If):
-                continue
-            test = node.test
-            parts = test.values if isinstance(test, ast.BoolOp) else [test]
-            for part in parts:
-                if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
-                    part = part.operand
-                if (
-                    isinstance(part, ast.Compare)
-                    and len(part.ops) == 1
-                    and isinstance(part.ops[0], ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE)
-                ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
-                    sides = [part.left, part.comparators[0]]
-                    if not any(
-                        isinstance(side, ast.Constant)
-                        and type(side.value) in (int, float, bool)
-                        or vocabulary
-                        and isinstance(side, ast.Subscript)
-                        and isinstance(side.slice, ast.Constant)
-                        and isinstance(side.slice.value, str)
-                        for side in sides
-                    ):
-                        continue  # (`if c == label:`, `if tok == "[PAD]":`: either may be a host value)
-                    names = [side.id for side in sides if isinstance(side, ast.Name)]
-                elif isinstance(part, ast.Name):
-                    names = [part.id]
-                else:
-                    continue
-                for name in names:
-                    found.setdefault(name, test)
+            if isinstance(node, ast.If):
+                for name in _tested_names(node.test):
+                    found.setdefault(name, node.test)
     return found
+
+
+def _tested_names(test: ast.AST, vocabulary: bool = False) -> list[str]:
+    """The names a test reads as a truth value or compares, each part of an `and`/`or` (under a `not` too):
+    `c` of `c`, `not c`, `c == 1`, `c > 0.5`. With `vocabulary` (torch-fix152, a comprehension's filter),
+    also a comparison with a token's id, `word_map['<end>']` (a subscript by a string)."""
+    names: list[str] = []
+    for part in test.values if isinstance(test, ast.BoolOp) else [test]:
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+            part = part.operand
+        if (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and isinstance(part.ops[0], _VALUE_COMPARISONS)
+        ):  # (not `"[PAD]" in label`, a string's test, nor `det is not None`)
+            sides = [part.left, part.comparators[0]]
+            if not any(
+                isinstance(side, ast.Constant)
+                and type(side.value) in (int, float, bool)
+                or vocabulary
+                and isinstance(side, ast.Subscript)
+                and isinstance(side.slice, ast.Constant)
+                and isinstance(side.slice.value, str)
+                for side in sides
+            ):
+                continue  # (`if c == label:`, `if tok == "[PAD]":`: either may be a host value)
+            names += [side.id for side in sides if isinstance(side, ast.Name)]
+        elif isinstance(part, ast.Name):
+            names.append(part.id)
+    return names
 
 
 def _per_pass_loop(loop, index: ModuleIndex) -> bool:
@@ -4007,7 +4013,9 @@ def _builtin_reductions(index: ModuleIndex):
             if operand is None:
                 continue
             if not _call_every_step(site, index):
-                if not _batch_pass(site, index):
+                # (torch-fix149: a loop running a model on every pass, an evaluation loop over the test
+                # batches, BiC's `for i, (image, label) in enumerate(testdata)`)
+                if not (site.loops and model_pass(index, site.loops)):
                     continue
                 when = f"in every pass of the loop at line {site.loops[-1].lineno}"
             what = f"the comparison of the device tensor `{operand}`"
@@ -4032,7 +4040,7 @@ def _elementwise_device_operand(expr: ast.AST, index: ModuleIndex, function, lin
     the test loader, listed on hold-out 48). The name of the device side, or None."""
     if not (isinstance(expr, ast.Compare) and len(expr.ops) == 1):
         return None
-    if not isinstance(expr.ops[0], ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+    if not isinstance(expr.ops[0], _VALUE_COMPARISONS):
         return None
     for side in (expr.left, expr.comparators[0]):
         if (
@@ -4042,12 +4050,6 @@ def _elementwise_device_operand(expr: ast.AST, index: ModuleIndex, function, lin
         ):
             return side.id
     return None
-
-
-def _batch_pass(site, index: ModuleIndex) -> bool:
-    """(torch-fix149) The call's innermost loop runs a model on every pass (`model_pass`: an evaluation loop
-    over the test batches, BiC's `for i, (image, label) in enumerate(testdata)`)."""
-    return bool(site.loops) and model_pass(index, site.loops)
 
 
 def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int, comparisons: bool = False) -> bool:

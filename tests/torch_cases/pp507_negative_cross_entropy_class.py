@@ -22,6 +22,28 @@ def train(model, loader, optimizer, gpu):
         optimizer.step()
 
 
+def build_criterion_returned(gpu):
+    # a factory returning the moved loss directly: built once by its caller
+    return CrossEntropy2d().cuda(gpu)
+
+
+def weighted_loss_calc(pred, label, gpu, mask):
+    weight = mask.float().cuda(gpu)
+    # built with this call's weights: it must be built for them
+    return nn.CrossEntropyLoss(weight).cuda(gpu)(pred, label.long().cuda(gpu))
+
+
+def train_returned(model, loader, optimizer, gpu):
+    criterion = build_criterion_returned(gpu)
+    for images, labels, masks in loader:
+        images = images.cuda(gpu)
+        optimizer.zero_grad()
+        pred = model(images)
+        loss = criterion(pred, labels.cuda(gpu)) + weighted_loss_calc(pred, labels, gpu, masks)
+        loss.backward()
+        optimizer.step()
+
+
 class CrossEntropyMeter:
     def __init__(self):
         self.total = 0.0

@@ -15,6 +15,11 @@ def loss_calc(pred, label, gpu):
     return criterion(pred, label)
 
 
+def loss_calc_called(pred, label, gpu):
+    label = label.long().cuda(gpu)
+    return CrossEntropy2d().cuda(gpu)(pred, label)  # expect: PP507 medium
+
+
 def compute_loss(pred, target):
     criterion = SoftCrossEntropy()  # expect: PP507 medium
     return criterion(pred, target)
@@ -25,7 +30,7 @@ def train(model, loader, optimizer, gpu):
         images = images.cuda(gpu)
         optimizer.zero_grad()
         pred = model(images)
-        loss = loss_calc(pred, labels, gpu) + compute_loss(pred, labels)
+        loss = loss_calc(pred, labels, gpu) + loss_calc_called(pred, labels, gpu) + compute_loss(pred, labels)
         loss.backward()
         optimizer.step()
 
